@@ -1,0 +1,52 @@
+/**
+ * The message bus port: what crosses a process or a node. Every adapter
+ * (in-process, Kafka) passes test/contract/message-bus.contract.ts unchanged.
+ *
+ * Semantics (Kafka's): a topic is split into partitions by key; a consumer
+ * group receives each message at least once; messages with the same key are
+ * handled in publish order, one at a time; the offset is committed only after
+ * the handler resolved, so a handler that throws sees the message again.
+ */
+
+export type Headers = Record<string, string>;
+
+export interface OutgoingMessage {
+  /** messages with the same key keep their order */
+  key: string;
+  /** JSON-serialisable payload */
+  value: unknown;
+  headers?: Headers;
+}
+
+export interface BusMessage {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  value: unknown;
+  headers: Headers;
+  /** ISO 8601 time the bus accepted the message */
+  timestamp: string;
+}
+
+export type MessageHandler = (message: BusMessage) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** consumers with the same group share the partitions; each group gets every message */
+  groupId: string;
+  topics: string[];
+  /** a group with no committed offset starts at the beginning (true) or at the end (false, default) */
+  fromBeginning?: boolean;
+}
+
+export interface BusSubscription {
+  stop(): Promise<void>;
+}
+
+export interface MessageBus {
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusSubscription>;
+  close(): Promise<void>;
+}
+
+export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
