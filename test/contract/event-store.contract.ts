@@ -1,0 +1,439 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  JsonObject,
+  NewEvent,
+  RecordedEvent,
+  Subscription,
+  WrongExpectedRevisionError,
+} from '../../src/infrastructure/event-store/event-store.port';
+
+/**
+ * The behaviour every EventStore adapter must show, written against the port only.
+ * The store may be shared and non-empty (EventStoreDB): every test uses its own
+ * stream ids and compares positions relative to headPosition() taken at its start.
+ */
+export function describeEventStoreContract(
+  adapterName: string,
+  createStore: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>,
+): void {
+  describe(`EventStore contract: ${adapterName}`, () => {
+    let store: EventStore;
+    let cleanup: () => Promise<void>;
+    const subscriptions: Subscription[] = [];
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await createStore());
+    });
+
+    afterEach(async () => {
+      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+      await cleanup();
+    });
+
+    /** Starts a subscription that is stopped after the test even if an assertion fails. */
+    function subscribe(fromPosition: number, handler: (events: RecordedEvent[]) => Promise<void>) {
+      const subscription = store.subscribeToAll({ fromPosition }, handler);
+      subscriptions.push(subscription);
+      return subscription;
+    }
+
+    describe('append and expected revision', () => {
+      it('given a new stream, when appending with no_stream, then the first event has revision 0', async () => {
+        const streamId = newStreamId();
+
+        const result = await store.append(streamId, [newEvent()], 'no_stream');
+
+        expect(result.nextExpectedRevision).toBe(0);
+        expect((await store.readStream(streamId)).map((e) => e.revision)).toEqual([0]);
+      });
+
+      it('given an existing stream, when appending with no_stream, then it fails with actual revision', async () => {
+        const streamId = await givenStream(2);
+
+        await expectConflict(store.append(streamId, [newEvent()], 'no_stream'), streamId, 'no_stream', 1);
+      });
+
+      it('given an existing stream, when appending with stream_exists, then it succeeds', async () => {
+        const streamId = await givenStream(1);
+
+        const result = await store.append(streamId, [newEvent()], 'stream_exists');
+
+        expect(result.nextExpectedRevision).toBe(1);
+      });
+
+      it('given a missing stream, when appending with stream_exists, then it fails with actual no_stream', async () => {
+        const streamId = newStreamId();
+
+        await expectConflict(store.append(streamId, [newEvent()], 'stream_exists'), streamId, 'stream_exists', 'no_stream');
+        expect(await store.readStream(streamId)).toEqual([]);
+      });
+
+      it('given a missing stream, when appending with any, then it succeeds', async () => {
+        const streamId = newStreamId();
+
+        const result = await store.append(streamId, [newEvent()], 'any');
+
+        expect(result.nextExpectedRevision).toBe(0);
+      });
+
+      it('given an existing stream, when appending with any, then it succeeds', async () => {
+        const streamId = await givenStream(3);
+
+        const result = await store.append(streamId, [newEvent()], 'any');
+
+        expect(result.nextExpectedRevision).toBe(3);
+      });
+
+      it('given a stream at revision 1, when appending with expected revision 1, then it succeeds', async () => {
+        const streamId = await givenStream(2);
+
+        const result = await store.append(streamId, [newEvent(), newEvent()], 1);
+
+        expect(result.nextExpectedRevision).toBe(3);
+      });
+
+      it('given a stream at revision 1, when appending with expected revision 0, then it fails with actual 1', async () => {
+        const streamId = await givenStream(2);
+
+        await expectConflict(store.append(streamId, [newEvent()], 0), streamId, 0, 1);
+        expect(await store.readStream(streamId)).toHaveLength(2);
+      });
+
+      it('given a missing stream, when appending with an exact revision, then it fails with actual no_stream', async () => {
+        const streamId = newStreamId();
+
+        await expectConflict(store.append(streamId, [newEvent()], 0), streamId, 0, 'no_stream');
+      });
+
+      it('given several events in one append, when reading, then revisions are 0-based and consecutive', async () => {
+        const streamId = newStreamId();
+
+        const result = await store.append(streamId, [newEvent(), newEvent(), newEvent()], 'no_stream');
+
+        const events = await store.readStream(streamId);
+        expect(events.map((e) => e.revision)).toEqual([0, 1, 2]);
+        expect(result).toEqual({ nextExpectedRevision: 2, position: events[2].position });
+      });
+    });
+
+    describe('readStream', () => {
+      it('given 5 events, when reading forwards from revision 1 with maxCount 3, then it returns revisions 1..3', async () => {
+        const streamId = await givenStream(5);
+
+        const events = await store.readStream(streamId, { direction: 'forwards', fromRevision: 1, maxCount: 3 });
+
+        expect(events.map((e) => e.revision)).toEqual([1, 2, 3]);
+      });
+
+      it('given 5 events, when reading backwards from revision 3 with maxCount 2, then it returns revisions 3, 2', async () => {
+        const streamId = await givenStream(5);
+
+        const events = await store.readStream(streamId, { direction: 'backwards', fromRevision: 3, maxCount: 2 });
+
+        expect(events.map((e) => e.revision)).toEqual([3, 2]);
+      });
+
+      it('given 3 events, when reading backwards without a revision, then it starts at the end', async () => {
+        const streamId = await givenStream(3);
+
+        const events = await store.readStream(streamId, { direction: 'backwards' });
+
+        expect(events.map((e) => e.revision)).toEqual([2, 1, 0]);
+      });
+
+      it('given 3 events, when reading forwards from start, then it returns all of them in order', async () => {
+        const streamId = await givenStream(3);
+
+        const events = await store.readStream(streamId, { fromRevision: 'start' });
+
+        expect(events.map((e) => e.revision)).toEqual([0, 1, 2]);
+        expect(events.every((e) => e.streamId === streamId)).toBe(true);
+      });
+
+      it('given a missing stream, when reading it, then it returns an empty array', async () => {
+        expect(await store.readStream(newStreamId())).toEqual([]);
+        expect(await store.readStream(newStreamId(), { direction: 'backwards' })).toEqual([]);
+      });
+    });
+
+    describe('readAll and positions', () => {
+      it('given appends after a head position, when reading all forwards after it, then they come in order', async () => {
+        const head = await store.headPosition();
+        const a = newStreamId();
+        const b = newStreamId();
+        await store.append(a, [newEvent(), newEvent()], 'no_stream');
+        await store.append(b, [newEvent()], 'no_stream');
+
+        const events = (await store.readAll({ direction: 'forwards', after: head })).filter(isIn(a, b));
+
+        expect(events.map((e) => [e.streamId, e.revision])).toEqual([[a, 0], [a, 1], [b, 0]]);
+        expect(events[0].position).toBeGreaterThan(head);
+      });
+
+      it('given appends after a head position, when reading forwards with maxCount 1, then only the first event after it is returned', async () => {
+        const head = await store.headPosition();
+        await givenStream(3);
+
+        const [first, ...rest] = await store.readAll({ after: head, maxCount: 1 });
+
+        expect(rest).toEqual([]);
+        expect(first.position).toBeGreaterThan(head);
+        expect((await store.readAll({ after: head }))[0].position).toBe(first.position);
+      });
+
+      it('given one append of 3 events, when reading all backwards before the last, then the other two come newest first', async () => {
+        const streamId = newStreamId();
+        const { position: last } = await store.append(streamId, [newEvent(), newEvent(), newEvent()], 'no_stream');
+
+        const events = await store.readAll({ direction: 'backwards', before: last, maxCount: 2 });
+
+        expect(events.map((e) => [e.streamId, e.revision])).toEqual([[streamId, 1], [streamId, 0]]);
+        expect(events[0].position).toBeLessThan(last);
+        expect(events[1].position).toBeLessThan(events[0].position);
+      });
+
+      it('given an append, when reading all backwards from the end, then the newest event is at or after it', async () => {
+        const { position } = await store.append(newStreamId(), [newEvent()], 'no_stream');
+
+        const events = await store.readAll({ direction: 'backwards', maxCount: 1 });
+
+        expect(events).toHaveLength(1);
+        expect(events[0].position).toBeGreaterThanOrEqual(position);
+      });
+
+      it('given sequential appends, when comparing positions, then they strictly increase and move the head', async () => {
+        const head = await store.headPosition();
+        const positions: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          positions.push((await store.append(newStreamId(), [newEvent()], 'no_stream')).position);
+        }
+
+        expect(positions[0]).toBeGreaterThan(head);
+        positions.slice(1).forEach((p, i) => expect(p).toBeGreaterThan(positions[i]));
+        expect(await store.headPosition()).toBeGreaterThanOrEqual(positions[4]);
+        const all = await store.readAll({ after: head });
+        all.slice(1).forEach((e, i) => expect(e.position).toBeGreaterThan(all[i].position));
+      });
+
+      it('given an event with rich data and metadata, when reading it back, then both round-trip exactly', async () => {
+        const streamId = newStreamId();
+        const data = {
+          text: 'héllo "world" \n ✓ 🚀',
+          count: 42,
+          ratio: -0.125,
+          flag: false,
+          nothing: null,
+          list: [1, 'two', { three: [3] }],
+          nested: { deep: { deeper: { deepest: 'yes' } } },
+        };
+        const event = newEvent('RichThingHappened', data, { causationId: 'cause-1', tenant: 'acme', tags: ['a'] });
+
+        await store.append(streamId, [event], 'no_stream');
+
+        const [read] = await store.readStream(streamId);
+        expect(read.type).toBe('RichThingHappened');
+        expect(read.data).toEqual(data);
+        expect(read.metadata).toEqual(event.metadata);
+        expect(new Date(read.recordedAt).toISOString()).toBe(read.recordedAt);
+      });
+    });
+
+    describe('subscribeToAll', () => {
+      it('given events after a position, when subscribing from it, then it catches up and then receives live appends', async () => {
+        const head = await store.headPosition();
+        const streamId = await givenStream(3);
+        const received: RecordedEvent[] = [];
+        subscribe(head, async (events) => {
+          received.push(...events);
+        });
+        await waitFor(() => received.filter(isIn(streamId)).length === 3);
+
+        await store.append(streamId, [newEvent(), newEvent()], 2);
+
+        await waitFor(() => received.filter(isIn(streamId)).length === 5);
+        expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
+        expectStrictlyIncreasingAfter(received, head);
+      });
+
+      it('given a checkpoint in the middle of a stream, when subscribing from it, then earlier events are skipped', async () => {
+        const streamId = newStreamId();
+        const { position: checkpoint } = await store.append(streamId, [newEvent(), newEvent()], 'no_stream');
+        await store.append(streamId, [newEvent(), newEvent()], 1);
+        const received: RecordedEvent[] = [];
+
+        subscribe(checkpoint, async (events) => {
+          received.push(...events);
+        });
+
+        await waitFor(() => received.filter(isIn(streamId)).length === 2);
+        expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([2, 3]);
+        expectStrictlyIncreasingAfter(received, checkpoint);
+      });
+
+      it('given a running subscription, when stop() is called, then no further events are delivered and done resolves', async () => {
+        const head = await store.headPosition();
+        const streamId = await givenStream(1);
+        const received: RecordedEvent[] = [];
+        const subscription = subscribe(head, async (events) => {
+          received.push(...events);
+        });
+        await waitFor(() => received.some(isIn(streamId)));
+
+        await subscription.stop();
+        await store.append(streamId, [newEvent()], 0);
+        await sleep(600);
+
+        expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([0]);
+        await expect(subscription.done).resolves.toBeUndefined();
+      });
+
+      it('given a handler in flight, when stop() is called, then it resolves only after the handler returns', async () => {
+        const head = await store.headPosition();
+        await givenStream(1);
+        const release = deferred();
+        const entered = deferred();
+        let handlerReturned = false;
+        const subscription = subscribe(head, async () => {
+          entered.resolve();
+          await release.promise;
+          handlerReturned = true;
+        });
+        await entered.promise;
+
+        let stopResolved = false;
+        const stopping = subscription.stop().then(() => (stopResolved = true));
+        await sleep(50);
+        expect(stopResolved).toBe(false);
+        release.resolve();
+        await stopping;
+
+        expect(handlerReturned).toBe(true);
+      });
+
+      it('given a handler that throws, when events arrive, then done rejects with its error and delivery stops', async () => {
+        const head = await store.headPosition();
+        const streamId = await givenStream(1);
+        let calls = 0;
+        const subscription = subscribe(head, async (events) => {
+          if (!events.some(isIn(streamId))) return;
+          calls++;
+          throw new Error('projection failed');
+        });
+
+        await expect(subscription.done).rejects.toThrow('projection failed');
+        await store.append(streamId, [newEvent()], 0);
+        await sleep(300);
+        expect(calls).toBe(1);
+      });
+    });
+
+    describe('concurrency', () => {
+      it('given 20 concurrent appends with the same expected revision, then exactly one wins and the others conflict', async () => {
+        const streamId = await givenStream(1);
+
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, () => store.append(streamId, [newEvent()], 0)),
+        );
+
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(19);
+        for (const { reason } of lost) {
+          expect(reason).toBeInstanceOf(WrongExpectedRevisionError);
+          expect(reason).toMatchObject({ streamId, expected: 0, actual: 1 });
+        }
+        expect((await store.readStream(streamId)).map((e) => e.revision)).toEqual([0, 1]);
+      });
+
+      it('given 50 concurrent appends to different streams, then all succeed with distinct positions', async () => {
+        const head = await store.headPosition();
+        const streamIds = Array.from({ length: 50 }, () => newStreamId());
+
+        const results = await Promise.allSettled(streamIds.map((id) => store.append(id, [newEvent()], 'no_stream')));
+
+        const positions = results.map((r) => {
+          if (r.status === 'rejected') throw r.reason;
+          expect(r.value.nextExpectedRevision).toBe(0);
+          return r.value.position;
+        });
+        expect(new Set(positions).size).toBe(50);
+        expect(Math.min(...positions)).toBeGreaterThan(head);
+      });
+    });
+
+    async function givenStream(count: number): Promise<string> {
+      const streamId = newStreamId();
+      await store.append(streamId, Array.from({ length: count }, () => newEvent()), 'no_stream');
+      return streamId;
+    }
+  });
+}
+
+function newStreamId(): string {
+  return `contractTest-${randomUUID()}`;
+}
+
+function newEvent(type = 'ThingHappened', data: JsonObject = { at: Date.now() }, extra: Partial<EventMetadata> = {}): NewEvent {
+  return {
+    type,
+    data,
+    metadata: {
+      eventId: randomUUID(),
+      correlationId: randomUUID(),
+      causationId: null,
+      actor: 'system:contract-test',
+      nodeId: 'node-test',
+      occurredAt: new Date().toISOString(),
+      schemaVersion: 1,
+      ...extra,
+    },
+  };
+}
+
+async function expectConflict(
+  attempt: Promise<unknown>,
+  streamId: string,
+  expected: ExpectedRevision,
+  actual: number | 'no_stream',
+): Promise<void> {
+  const error = await attempt.then(
+    () => new Error('expected a WrongExpectedRevisionError, but the append succeeded'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+  expect(error).toMatchObject({ streamId, expected, actual });
+}
+
+function isIn(...streamIds: string[]) {
+  return (event: RecordedEvent) => streamIds.includes(event.streamId);
+}
+
+function expectStrictlyIncreasingAfter(events: RecordedEvent[], position: number): void {
+  let previous = position;
+  for (const event of events) {
+    expect(event.position).toBeGreaterThan(previous);
+    previous = event.position;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
