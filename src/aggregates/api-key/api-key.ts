@@ -1,0 +1,75 @@
+/**
+ * An API key (stream `apiKey-<keyId>`). The secret is shown once at issue and
+ * only its SHA-256 is recorded: the secret has 256 bits of entropy, so a fast
+ * hash is enough and lets every request check a key cheaply.
+ */
+import { DomainError, assertNever } from '../shared/domain-error';
+import type { Decider } from '../shared/decider';
+
+export type ApiKeyTier = 'free';
+export const API_KEY_TIERS: readonly ApiKeyTier[] = ['free'];
+/** Requests per UTC day, per key. */
+export const DAILY_LIMITS: Record<ApiKeyTier, number> = { free: 100 };
+
+export type ApiKeyEvent =
+  | {
+      type: 'ApiKeyIssued';
+      data: { key_id: string; user_id: string; name: string; tier: ApiKeyTier; secret_sha256: string; issued_at: string };
+    }
+  | { type: 'ApiKeyRevoked'; data: { key_id: string; user_id: string; revoked_at: string } };
+
+export interface ApiKeyState {
+  keyId: string | null;
+  issued: boolean;
+  ownerId: string | null;
+  revoked: boolean;
+}
+
+export type ApiKeyCommand =
+  | { kind: 'issue'; keyId: string; userId: string; name: string; tier: ApiKeyTier; secretSha256: string }
+  | { kind: 'revoke'; requestedBy: string };
+
+export function apiKeyStreamId(keyId: string): string {
+  return `apiKey-${keyId}`;
+}
+
+export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
+  initialState: { keyId: null, issued: false, ownerId: null, revoked: false },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApiKeyIssued':
+        return { keyId: event.data.key_id, issued: true, ownerId: event.data.user_id, revoked: false };
+      case 'ApiKeyRevoked':
+        return { ...state, revoked: true };
+      default:
+        return assertNever(event);
+    }
+  },
+  decide(command, state, now) {
+    switch (command.kind) {
+      case 'issue':
+        if (state.issued) throw new DomainError('conflict', 'API key already issued');
+        return [
+          {
+            type: 'ApiKeyIssued',
+            data: {
+              key_id: command.keyId,
+              user_id: command.userId,
+              name: command.name,
+              tier: command.tier,
+              secret_sha256: command.secretSha256,
+              issued_at: now.toISOString(),
+            },
+          },
+        ];
+      case 'revoke':
+        if (!state.issued || state.ownerId !== command.requestedBy) throw new DomainError('not_found', 'API key not found');
+        if (state.revoked) return [];
+        return [
+          { type: 'ApiKeyRevoked', data: { key_id: state.keyId!, user_id: state.ownerId, revoked_at: now.toISOString() } },
+        ];
+      default:
+        return assertNever(command);
+    }
+  },
+};

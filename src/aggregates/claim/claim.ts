@@ -1,0 +1,92 @@
+/**
+ * A unique value (a username, an e-mail address, a device id) owned by at most
+ * one user. Each value has its own stream (`usernameClaim-<key>`, ...), so two
+ * requests claiming it at once serialize on the stream's revision and exactly
+ * one wins (DESIGN.md §3: an invariant lives inside one consistency boundary).
+ */
+import { DomainError, assertNever } from '../shared/domain-error';
+import type { Decider } from '../shared/decider';
+
+export type ClaimScope = 'username' | 'email' | 'device';
+const CAPITALISED = { username: 'Username', email: 'Email', device: 'Device' } as const;
+type Capitalised = (typeof CAPITALISED)[ClaimScope];
+
+export type ClaimEvent =
+  | { type: `${Capitalised}Claimed`; data: { value: string; owner_id: string; claimed_at: string } }
+  | { type: `${Capitalised}Released`; data: { value: string; owner_id: string } };
+
+export interface ClaimState {
+  owner: string | null;
+  claimedAt: string | null;
+}
+
+export type ClaimCommand =
+  | {
+      kind: 'claim';
+      value: string;
+      ownerId: string;
+      /**
+       * The caller checked that the current owner never finished registering
+       * (its user stream does not exist) and the claim is older than the
+       * registration timeout: the value may be taken over.
+       */
+      takeOverAbandonedFrom?: string;
+    }
+  | { kind: 'release'; value: string; ownerId: string };
+
+/** Stream id of the claim on `value`: the value is normalised (trimmed, lower-cased). */
+export function claimStreamId(scope: ClaimScope, value: string): string {
+  return `${scope}Claim-${normaliseClaimValue(value)}`;
+}
+
+export function normaliseClaimValue(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+export function claimEventTypes(scope: ClaimScope): { claimed: string; released: string } {
+  return { claimed: `${CAPITALISED[scope]}Claimed`, released: `${CAPITALISED[scope]}Released` };
+}
+
+export const TAKEN_MESSAGES: Record<ClaimScope, string> = {
+  username: 'Username already taken',
+  email: 'Email already registered',
+  device: 'Device already registered',
+};
+
+export function claimDecider(scope: ClaimScope): Decider<ClaimState, ClaimCommand, ClaimEvent> {
+  const types = claimEventTypes(scope);
+  return {
+    initialState: { owner: null, claimedAt: null },
+    evolve(state, event) {
+      if (event.type === types.claimed) return { owner: event.data.owner_id, claimedAt: (event.data as { claimed_at: string }).claimed_at };
+      if (event.type === types.released) return { owner: null, claimedAt: null };
+      return state;
+    },
+    decide(command, state, now) {
+      switch (command.kind) {
+        case 'claim': {
+          if (state.owner === command.ownerId) return [];
+          if (state.owner !== null && state.owner !== command.takeOverAbandonedFrom) {
+            throw new DomainError('conflict', TAKEN_MESSAGES[scope]);
+          }
+          return [
+            {
+              type: types.claimed as ClaimEvent['type'],
+              data: { value: normaliseClaimValue(command.value), owner_id: command.ownerId, claimed_at: now.toISOString() },
+            } as ClaimEvent,
+          ];
+        }
+        case 'release':
+          if (state.owner !== command.ownerId) return [];
+          return [
+            {
+              type: types.released as ClaimEvent['type'],
+              data: { value: normaliseClaimValue(command.value), owner_id: command.ownerId },
+            } as ClaimEvent,
+          ];
+        default:
+          return assertNever(command);
+      }
+    },
+  };
+}

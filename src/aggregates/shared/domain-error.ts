@@ -1,0 +1,29 @@
+/**
+ * Errors a decider raises when a command is refused. The kind says what the
+ * client did wrong; the HTTP layer maps kinds to status codes in one place
+ * (src/modules/common/http-exception.filter.ts).
+ */
+export type DomainErrorKind =
+  | 'invalid' // 400
+  | 'unauthenticated' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'gone' // 410
+  | 'too_large' // 413
+  | 'rate_limited'; // 429
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** Compile-time exhaustiveness check for switches over discriminated unions. */
+export function assertNever(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,34 @@
+/**
+ * Builds the HTTP application: Fastify with the body limit, one validation
+ * pipe and one exception filter for every route. Used by main.ts and the e2e
+ * tests, so tests exercise exactly what runs in production.
+ */
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/config';
+import { BodyValidationPipe } from './modules/common/body-validation.pipe';
+import { HttpExceptionFilter } from './modules/common/http-exception.filter';
+
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    // In-flight requests finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger: config.logLevel === 'silent' ? false : logLevels(config.logLevel),
+    bufferLogs: false,
+  });
+  app.useGlobalPipes(new BodyValidationPipe());
+  app.useGlobalFilters(new HttpExceptionFilter());
+  return app;
+}
+
+function logLevels(level: Exclude<AppConfig['logLevel'], 'silent'>): ('error' | 'warn' | 'log' | 'debug' | 'verbose')[] {
+  const order = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+  return order.slice(0, order.indexOf(level) + 1);
+}

@@ -1,0 +1,15 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from './config/config';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { AccountsModule } from './modules/accounts/accounts.module';
+import { HealthModule } from './modules/health/health.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [InfrastructureModule.forRoot(config), HealthModule, AccountsModule],
+    };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The three ports and the event-sourcing machinery, chosen by configuration
+ * (EVENT_STORE, READ_STORE, BUS), never by code edits. Global: every feature
+ * module injects the ports by their tokens.
+ */
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CqrsModule, EventBus } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { MESSAGE_BUS } from './bus/message-bus.port';
+import { Clock, SystemClock } from './clock';
+import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { UpcasterRegistry } from './eventsourcing/upcasters';
+import { PlatformLifecycle } from './platform-lifecycle';
+import { ProjectionRegistry } from './projections/projection-registry';
+import { ProjectionRunner } from './projections/projection-runner';
+import { ReadYourWrites } from './projections/read-your-writes';
+import { READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { SagaEventForwarder } from './sagas/saga-event-forwarder';
+import { createEventStore, createMessageBus, createReadStore } from './ports.factory';
+
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      imports: [CqrsModule.forRoot()],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+        UpcasterRegistry,
+        {
+          provide: EVENT_STORE,
+          inject: [UpcasterRegistry],
+          useFactory: (upcasters: UpcasterRegistry): EventStore => createEventStore(config, upcasters),
+        },
+        { provide: READ_STORE, useFactory: (): ReadStore => createReadStore(config) },
+        { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
+        ProjectionRegistry,
+        {
+          provide: ProjectionRunner,
+          inject: [EVENT_STORE, READ_STORE, ProjectionRegistry],
+          useFactory: (es: EventStore, rs: ReadStore, registry: ProjectionRegistry) =>
+            new ProjectionRunner(es, rs, registry),
+        },
+        {
+          provide: SagaEventForwarder,
+          inject: [EVENT_STORE, READ_STORE, EventBus],
+          useFactory: (es: EventStore, rs: ReadStore, bus: EventBus) => new SagaEventForwarder(es, rs, bus),
+        },
+        ReadYourWrites,
+        PlatformLifecycle,
+      ],
+      exports: [
+        APP_CONFIG,
+        Clock,
+        UpcasterRegistry,
+        EVENT_STORE,
+        READ_STORE,
+        MESSAGE_BUS,
+        ProjectionRegistry,
+        ProjectionRunner,
+        ReadYourWrites,
+        PlatformLifecycle,
+        CqrsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The projections this process knows. Feature modules register theirs while
+ * the module graph initialises; the runner starts them all afterwards.
+ */
+import { Injectable } from '@nestjs/common';
+import type { ProjectionDefinition } from '../read-store/projection';
+
+@Injectable()
+export class ProjectionRegistry {
+  private readonly byName = new Map<string, ProjectionDefinition>();
+
+  register(...projections: ProjectionDefinition[]): void {
+    for (const projection of projections) {
+      if (this.byName.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
+      this.byName.set(projection.name, projection);
+    }
+  }
+
+  all(): ProjectionDefinition[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): ProjectionDefinition {
+    const projection = this.byName.get(name);
+    if (!projection) throw new Error(`Unknown projection '${name}' (known: ${[...this.byName.keys()].join(', ')})`);
+    return projection;
+  }
+
+  /** Names of the projections that apply at least one of these event types. */
+  namesFor(eventTypes: readonly string[]): string[] {
+    return this.all()
+      .filter((p) => eventTypes.some((t) => p.eventTypes.includes(t)))
+      .map((p) => p.name);
+  }
+}

@@ -1,0 +1,279 @@
+import { Query, update as applyModifier } from 'mingo';
+import {
+  BulkOperation,
+  BulkWriteOptions,
+  BulkWriteResult,
+  Collection,
+  DeleteResult,
+  Doc,
+  DuplicateKeyError,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+} from '../read-store.port';
+import { runBulkWrite } from './embedded-bulk-write';
+import { EmbeddedIndex } from './embedded-index';
+import {
+  assertReplacement,
+  assertStringId,
+  copyDocument,
+  generateId,
+  splitUpdate,
+  toJsonForm,
+  upsertSeed,
+} from './document-utils';
+
+/** What the owning store needs to hear about, to persist it later. */
+export interface CollectionObserver {
+  assertOpen(): void;
+  documentChanged(collection: string, id: string): void;
+  indexesChanged(collection: string): void;
+}
+
+/** `$where` / `$function` would run strings as code: never in a read store. */
+const QUERY_OPTIONS = { scriptEnabled: false };
+
+const NOTHING_UPDATED: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
+
+/**
+ * One collection held in memory: documents by _id (in their JSON form) plus
+ * secondary indexes. Every operation runs synchronously to completion, so
+ * each one is atomic with respect to the others, like a single-document
+ * write in MongoDB.
+ */
+export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
+  private readonly docs = new Map<string, Doc>();
+  private readonly indexes = new Map<string, EmbeddedIndex>();
+
+  constructor(
+    readonly name: string,
+    private readonly observer: CollectionObserver,
+  ) {}
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'projection' | 'sort'> = {}): Promise<T | null> {
+    return (await this.find(filter, { ...options, limit: 1 }))[0] ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    this.observer.assertOpen();
+    const cursor = new Query(filter, QUERY_OPTIONS).find<Doc>(this.candidates(filter), options.projection ?? {});
+    if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
+    if (options.skip) cursor.skip(options.skip);
+    // MongoDB reads limit 0 as "no limit"
+    if (options.limit) cursor.limit(options.limit);
+    return cursor.all().map((doc) => copyDocument(doc) as T);
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    this.observer.assertOpen();
+    return this.matching(filter).length;
+  }
+
+  async insertOne(document: T): Promise<void> {
+    this.observer.assertOpen();
+    this.insert(toJsonForm(document));
+  }
+
+  async replaceOne(filter: Filter, replacement: T, options: UpdateOptions = {}): Promise<UpdateResult> {
+    this.observer.assertOpen();
+    return this.replace(filter, replacement, options.upsert === true);
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    this.observer.assertOpen();
+    return this.update(filter, update, options.upsert === true, false);
+  }
+
+  async updateMany(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    this.observer.assertOpen();
+    return this.update(filter, update, options.upsert === true, true);
+  }
+
+  async deleteOne(filter: Filter): Promise<DeleteResult> {
+    this.observer.assertOpen();
+    return this.remove(this.matching(filter, 1));
+  }
+
+  async deleteMany(filter: Filter): Promise<DeleteResult> {
+    this.observer.assertOpen();
+    return this.remove(this.matching(filter));
+  }
+
+  async bulkWrite(operations: BulkOperation[], options: BulkWriteOptions = {}): Promise<BulkWriteResult> {
+    this.observer.assertOpen();
+    return runBulkWrite(operations, options.ordered !== false, {
+      insert: (doc) => this.insert(toJsonForm(doc as T)),
+      update: (filter, update, upsert, many) => this.update(filter, update, upsert, many),
+      replace: (filter, replacement, upsert) => this.replace(filter, replacement as T, upsert),
+      remove: (filter, many) => this.remove(this.matching(filter, many ? undefined : 1)),
+    });
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    this.observer.assertOpen();
+    if (this.addIndex(spec)) this.observer.indexesChanged(this.name);
+  }
+
+  // ---- used by the store (loading, persisting, dropping) ----
+
+  /** Restores a persisted document without marking it dirty. */
+  load(doc: Doc): void {
+    this.docs.set(doc._id, doc);
+  }
+
+  /** Rebuilds a persisted index definition (after the documents were loaded). */
+  loadIndex(spec: IndexSpec): void {
+    this.addIndex(spec);
+  }
+
+  /** The stored document (not a copy), for persisting. */
+  stored(id: string): Doc | undefined {
+    return this.docs.get(id);
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [...this.indexes.values()].map((index) => ({ ...index.spec, name: index.name }));
+  }
+
+  clear(): void {
+    this.docs.clear();
+    this.indexes.clear();
+  }
+
+  // ---- internals ----
+
+  /** false when an identical index already exists */
+  private addIndex(spec: IndexSpec): boolean {
+    const index = new EmbeddedIndex(spec);
+    if (index.fields.length === 1 && index.fields[0] === '_id') return false; // _id is always unique
+    const existing = this.indexes.get(index.name) ?? [...this.indexes.values()].find((i) => i.sameDefinition(spec));
+    if (existing) {
+      if (existing.sameDefinition(spec)) return false;
+      throw new Error(`An index named ${index.name} already exists with a different definition`);
+    }
+    for (const doc of this.docs.values()) {
+      const clash = index.findClash(doc, doc._id);
+      if (clash) throw new DuplicateKeyError(this.name, clash);
+      index.add(doc);
+    }
+    this.indexes.set(index.name, index);
+    return true;
+  }
+
+  /** Documents worth testing: one by _id, a few through an index, or all. */
+  private candidates(filter: Filter): Doc[] {
+    const id = filter._id;
+    if (typeof id === 'string') {
+      const doc = this.docs.get(id);
+      return doc ? [doc] : [];
+    }
+    for (const index of this.indexes.values()) {
+      const ids = index.lookup(filter);
+      if (ids) return [...ids].map((candidate) => this.docs.get(candidate)).filter((doc): doc is Doc => !!doc);
+    }
+    return [...this.docs.values()];
+  }
+
+  /** The stored documents matching the filter, at most `limit`. */
+  private matching(filter: Filter, limit?: number): Doc[] {
+    const query = new Query(filter, QUERY_OPTIONS);
+    const found: Doc[] = [];
+    for (const doc of this.candidates(filter)) {
+      if (!query.test(doc)) continue;
+      found.push(doc);
+      if (limit !== undefined && found.length >= limit) break;
+    }
+    return found;
+  }
+
+  private insert(doc: Doc): void {
+    assertStringId(doc);
+    if (this.docs.has(doc._id)) throw new DuplicateKeyError(this.name, { _id: doc._id });
+    this.assertNoClash(doc, null);
+    this.put(doc, undefined);
+  }
+
+  private update(filter: Filter, update: Update, upsert: boolean, many: boolean): UpdateResult {
+    const { modifier, setOnInsert } = splitUpdate(update);
+    const targets = this.matching(filter, many ? undefined : 1);
+    if (targets.length > 0) {
+      let modifiedCount = 0;
+      // One document at a time, like MongoDB: a failure leaves earlier ones updated.
+      for (const current of targets) {
+        const next = copyDocument(current);
+        // the filter lets positional paths ("items.$.qty") find their element
+        const changed = applyModifier(next, modifier, [], filter, { queryOptions: QUERY_OPTIONS });
+        if (changed.length === 0) continue;
+        this.replaceStored(current, toJsonForm(next));
+        modifiedCount++;
+      }
+      return { matchedCount: targets.length, modifiedCount, upsertedCount: 0, upsertedId: null };
+    }
+    if (!upsert) return NOTHING_UPDATED;
+
+    const seed = upsertSeed(filter);
+    applyModifier(seed, modifier, [], {}, { queryOptions: QUERY_OPTIONS });
+    if (setOnInsert) applyModifier(seed, { $set: setOnInsert }, [], {}, { queryOptions: QUERY_OPTIONS });
+    if (seed._id === undefined) seed._id = generateId();
+    const doc = toJsonForm(seed) as Doc;
+    this.insert(doc);
+    return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1, upsertedId: doc._id };
+  }
+
+  private replace(filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
+    assertReplacement(replacement);
+    const [current] = this.matching(filter, 1);
+    if (current) {
+      if (replacement._id !== undefined && replacement._id !== current._id) {
+        throw new Error(`Performing an update on the path '_id' would modify the immutable field '_id'`);
+      }
+      const next = toJsonForm({ ...replacement, _id: current._id });
+      if (JSON.stringify(next) === JSON.stringify(current)) {
+        return { matchedCount: 1, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
+      }
+      this.replaceStored(current, next);
+      return { matchedCount: 1, modifiedCount: 1, upsertedCount: 0, upsertedId: null };
+    }
+    if (!upsert) return NOTHING_UPDATED;
+    const _id = replacement._id ?? upsertSeed(filter)._id ?? generateId();
+    const doc = toJsonForm({ ...replacement, _id }) as Doc;
+    this.insert(doc);
+    return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1, upsertedId: doc._id };
+  }
+
+  private remove(targets: Doc[]): DeleteResult {
+    for (const doc of targets) {
+      for (const index of this.indexes.values()) index.remove(doc);
+      this.docs.delete(doc._id);
+      this.observer.documentChanged(this.name, doc._id);
+    }
+    return { deletedCount: targets.length };
+  }
+
+  private replaceStored(current: Doc, next: Doc): void {
+    if (next._id !== current._id) {
+      throw new Error(`Performing an update on the path '_id' would modify the immutable field '_id'`);
+    }
+    this.assertNoClash(next, current._id);
+    this.put(next, current);
+  }
+
+  private assertNoClash(doc: Doc, selfId: string | null): void {
+    for (const index of this.indexes.values()) {
+      const clash = index.findClash(doc, selfId);
+      if (clash) throw new DuplicateKeyError(this.name, clash);
+    }
+  }
+
+  private put(next: Doc, previous: Doc | undefined): void {
+    for (const index of this.indexes.values()) {
+      if (previous) index.remove(previous);
+      index.add(next);
+    }
+    this.docs.set(next._id, next);
+    this.observer.documentChanged(this.name, next._id);
+  }
+}

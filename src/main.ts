@@ -1,0 +1,51 @@
+/**
+ * Starts the service. On SIGTERM/SIGINT: report not-ready, stop taking
+ * requests, let in-flight ones finish, then close projections and stores
+ * (see PlatformLifecycle). A shutdown that hangs is cut off after
+ * SHUTDOWN_TIMEOUT_MS.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { ConfigError, loadConfig } from './config/config';
+import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+  const logger = new Logger('Main');
+  logger.log(`listening on ${config.host}:${config.port}, data in ${config.dataDir}`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal}: draining`);
+    app.get(PlatformLifecycle).markNotReady();
+    setTimeout(() => {
+      logger.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error(`shutdown failed: ${error instanceof Error ? error.stack : String(error)}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+void main();

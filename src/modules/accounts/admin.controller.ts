@@ -1,0 +1,43 @@
+/** Admin routes of the accounts context: role management and account counters. */
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { CommandContext } from '../common/command-executor';
+import { type Envelope, ok } from '../common/envelope';
+import { RequestContext } from '../common/request-context';
+import { Authenticated } from './auth/authenticated.guard';
+import { ChangeUserRole } from './commands/commands';
+import { ChangeRoleDto } from './dto/auth.dto';
+import { AccountsQueries } from './accounts.queries';
+import type { UserView } from './user-view';
+
+@Controller(['api/social/admin', 'social/admin'])
+@Authenticated('admin')
+export class AdminController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: AccountsQueries,
+  ) {}
+
+  @Get('stats')
+  async stats(): Promise<Envelope<Record<string, number>>> {
+    const doc = await this.queries.stats();
+    return ok({
+      total_users: doc?.total_users ?? 0,
+      total_humans: doc?.total_humans ?? 0,
+      total_agents: doc?.total_agents ?? 0,
+      total_guests: doc?.total_guests ?? 0,
+      logins: doc?.logins ?? 0,
+      failed_logins: doc?.failed_logins ?? 0,
+      api_keys_issued: doc?.api_keys_issued ?? 0,
+    });
+  }
+
+  @Put('users/:id/role')
+  async changeRole(
+    @Param('id') id: string,
+    @Body() body: ChangeRoleDto,
+    @RequestContext() context: CommandContext,
+  ): Promise<Envelope<UserView>> {
+    return ok(await this.commands.execute(new ChangeUserRole(id, body.role, context)));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * API key management under /api/v1/intelligence/keys. Needs a bearer JWT
+ * (a key cannot mint keys). The key is shown once, in the reply to POST.
+ */
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { DAILY_LIMITS, type ApiKeyTier } from '../../aggregates/api-key/api-key';
+import type { CommandContext } from '../common/command-executor';
+import { type Envelope, ok } from '../common/envelope';
+import { RequestContext } from '../common/request-context';
+import { AccountsQueries } from './accounts.queries';
+import { Authenticated, JwtOnly } from './auth/authenticated.guard';
+import type { AuthUser } from './auth/auth-user';
+import { CurrentUser } from './auth/current-user.decorator';
+import { IssueApiKey, type IssuedApiKey, RevokeApiKey } from './commands/commands';
+import { IssueApiKeyDto } from './dto/auth.dto';
+
+const KEY_ID = /^[a-f0-9]{16}$/;
+
+interface ApiKeySummary {
+  id: string;
+  name: string;
+  tier: string;
+  daily_limit: number;
+  created_at: string;
+  revoked: boolean;
+}
+
+@Controller('api/v1/intelligence/keys')
+@Authenticated()
+@JwtOnly()
+export class ApiKeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: AccountsQueries,
+  ) {}
+
+  @Post()
+  async issue(
+    @CurrentUser() user: AuthUser,
+    @Body() body: IssueApiKeyDto,
+    @RequestContext() context: CommandContext,
+  ): Promise<Envelope<IssuedApiKey>> {
+    return ok(await this.commands.execute(new IssueApiKey(user.id, body.name, body.tier, context)));
+  }
+
+  @Get()
+  async list(@CurrentUser() user: AuthUser): Promise<Envelope<ApiKeySummary[]>> {
+    const keys = await this.queries.apiKeysOf(user.id);
+    return ok(
+      keys.map((k) => ({
+        id: k._id,
+        name: k.name,
+        tier: k.tier,
+        daily_limit: DAILY_LIMITS[k.tier as ApiKeyTier] ?? 0,
+        created_at: k.created_at,
+        revoked: k.revoked,
+      })),
+    );
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  async revoke(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @RequestContext() context: CommandContext,
+  ): Promise<Envelope<{ id: string; revoked: true }>> {
+    if (!KEY_ID.test(id)) throw new NotFoundException('API key not found');
+    await this.commands.execute(new RevokeApiKey(user.id, id, context));
+    return ok({ id, revoked: true });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * API keys: `ak_<keyId>_<secret>`, presented as `X-API-Key: <key>` or
+ * `Authorization: Bearer <key>`. The key id finds the record; the secret's
+ * SHA-256 is compared in constant time. Each accepted request counts against
+ * the tier's daily limit (UTC day), with one atomic conditional increment per
+ * request, so concurrent requests can never exceed the limit.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { DAILY_LIMITS, type ApiKeyTier } from '../../../aggregates/api-key/api-key';
+import type { Role } from '../../../aggregates/user/user.events';
+import { Clock } from '../../../infrastructure/clock';
+import { DuplicateKeyError, READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
+import { AccountsQueries } from '../accounts.queries';
+import type { AuthUser } from './auth-user';
+
+export const API_KEY_PREFIX = 'ak_';
+const KEY_PATTERN = /^ak_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
+const USAGE = 'api_key_usage';
+export const INVALID_API_KEY = 'Invalid API key';
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function newApiKey(): { keyId: string; secret: string; key: string } {
+  const keyId = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  return { keyId, secret, key: `${API_KEY_PREFIX}${keyId}_${secret}` };
+}
+
+@Injectable()
+export class ApiKeyAuthenticator {
+  constructor(
+    private readonly queries: AccountsQueries,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    private readonly clock: Clock,
+  ) {}
+
+  static looksLikeApiKey(credential: string): boolean {
+    return credential.startsWith(API_KEY_PREFIX);
+  }
+
+  async authenticate(key: string): Promise<AuthUser> {
+    const match = KEY_PATTERN.exec(key);
+    if (!match) throw new UnauthorizedException(INVALID_API_KEY);
+    const [, keyId, secret] = match;
+    const record = await this.queries.apiKey(keyId);
+    if (!record || record.revoked || !sameHash(record.secret_sha256, sha256(secret))) {
+      throw new UnauthorizedException(INVALID_API_KEY);
+    }
+    const user = await this.queries.userById(record.user_id);
+    if (!user) throw new UnauthorizedException(INVALID_API_KEY);
+    await this.consumeDailyQuota(keyId, record.tier as ApiKeyTier);
+    return {
+      id: user.id,
+      username: user.username,
+      role: user.role as Role,
+      via: 'api_key',
+      tokenId: null,
+      tokenExpiresAt: null,
+      apiKeyId: keyId,
+    };
+  }
+
+  private async consumeDailyQuota(keyId: string, tier: ApiKeyTier): Promise<void> {
+    const limit = DAILY_LIMITS[tier] ?? 0;
+    const day = this.clock.now().toISOString().slice(0, 10);
+    try {
+      // Matches only while under the limit; at the limit the upsert clashes on _id.
+      await this.store
+        .collection(USAGE)
+        .updateOne(
+          { _id: `${keyId}:${day}`, count: { $lt: limit } },
+          { $inc: { count: 1 }, $setOnInsert: { key_id: keyId, day } },
+          { upsert: true },
+        );
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      throw new HttpException(
+        `API key daily limit reached (${limit} requests per day on tier ${tier})`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+  }
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,15 @@
+/** Who a request acts as, once authenticated (request.user). */
+import type { Role } from '../../../aggregates/user/user.events';
+
+export interface AuthUser {
+  id: string;
+  username: string;
+  role: Role;
+  /** how the request proved who it is */
+  via: 'jwt' | 'api_key';
+  /** the JWT's id (null for API keys) */
+  tokenId: string | null;
+  /** the JWT's expiry (null for API keys) */
+  tokenExpiresAt: string | null;
+  apiKeyId: string | null;
+}

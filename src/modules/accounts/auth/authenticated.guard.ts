@@ -1,0 +1,83 @@
+/**
+ * The one authentication guard. Routes opt in with @Authenticated(...roles).
+ * API keys (prefix `ak_`) are checked here; anything else goes to passport-jwt.
+ * No credential at all: 401 `unauthenticated`.
+ */
+import {
+  applyDecorators,
+  type ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  SetMetadata,
+  UnauthorizedException,
+  UseGuards,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import type { Role } from '../../../aggregates/user/user.events';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
+import type { AuthUser } from './auth-user';
+import { INVALID_TOKEN } from './jwt.strategy';
+
+export const UNAUTHENTICATED = 'unauthenticated';
+const ROLES = 'auth:roles';
+const ALLOW_API_KEYS = 'auth:apiKeys';
+
+type Request = FastifyRequest & { user?: AuthUser };
+
+function credentialOf(request: FastifyRequest): string | null {
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim()) return apiKey.trim();
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : header.trim() ? header.trim() : null;
+}
+
+@Injectable()
+export class AuthenticatedGuard extends AuthGuard('jwt') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeyAuthenticator,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const credential = credentialOf(request);
+    if (!credential) throw new UnauthorizedException(UNAUTHENTICATED);
+    if (ApiKeyAuthenticator.looksLikeApiKey(credential)) {
+      if (this.reflector.getAllAndOverride<boolean>(ALLOW_API_KEYS, [context.getHandler(), context.getClass()]) === false) {
+        throw new UnauthorizedException('This route needs a bearer JWT, not an API key');
+      }
+      request.user = await this.apiKeys.authenticate(credential);
+    } else {
+      await super.canActivate(context);
+    }
+    this.checkRole(context, request.user!);
+    return true;
+  }
+
+  override handleRequest<T = AuthUser>(error: unknown, user: T | false): T {
+    if (error instanceof UnauthorizedException) throw error;
+    if (error || !user) throw new UnauthorizedException(INVALID_TOKEN);
+    return user;
+  }
+
+  private checkRole(context: ExecutionContext, user: AuthUser): void {
+    const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES, [context.getHandler(), context.getClass()]);
+    if (roles?.length && !roles.includes(user.role)) {
+      throw new ForbiddenException(`${roles.join(' or ')} role required`);
+    }
+  }
+}
+
+/** Requires a valid JWT or API key; with roles, also one of those roles. */
+export function Authenticated(...roles: Role[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(SetMetadata(ROLES, roles), UseGuards(AuthenticatedGuard));
+}
+
+/** Refuses API keys on a route (e.g. key management needs a login). */
+export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(ALLOW_API_KEYS, false);

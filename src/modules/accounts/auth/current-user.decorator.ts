@@ -1,0 +1,7 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { AuthUser } from './auth-user';
+
+/** The authenticated user of the request (routes guarded by @Authenticated). */
+export const CurrentUser = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AuthUser => context.switchToHttp().getRequest<{ user: AuthUser }>().user,
+);

@@ -1,0 +1,40 @@
+/** Opens a session for a user: records the login and issues the matching token. */
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { userDecider } from '../../../aggregates/user/user';
+import { userStreamId } from '../../../aggregates/user/user.events';
+import { Clock } from '../../../infrastructure/clock';
+import { CommandExecutor, type CommandContext } from '../../common/command-executor';
+import { AccountsQueries } from '../accounts.queries';
+import { TokenService } from '../auth/token.service';
+import { toUserView } from '../user-view';
+import type { Session } from './commands';
+
+@Injectable()
+export class Sessions {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly queries: AccountsQueries,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records a login by device or password (already verified) and returns the session. */
+  async open(userId: string, method: 'password' | 'device', context: CommandContext): Promise<Session> {
+    const tokenId = this.tokens.newTokenId();
+    await this.executor.execute(
+      userDecider,
+      userStreamId(userId),
+      { kind: 'recordLogin', tokenId, method, passwordVerified: true },
+      { ...context, actor: userId },
+    );
+    return this.issue(userId, tokenId);
+  }
+
+  /** The token for an already-recorded login or registration, with the user as the read model now shows it. */
+  async issue(userId: string, tokenId: string): Promise<Session> {
+    const doc = await this.queries.userById(userId);
+    if (!doc) throw new UnauthorizedException('account not available yet, retry');
+    const { token } = this.tokens.issue(doc, tokenId, this.clock.now());
+    return { user: toUserView(doc, true), token };
+  }
+}

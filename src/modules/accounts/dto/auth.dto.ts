@@ -1,0 +1,81 @@
+/**
+ * Request bodies of the account routes. Unknown fields are dropped; a wrong
+ * type or a missing field gives a 400 naming the field.
+ */
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ROLES, type Role } from '../../../aggregates/user/user.events';
+import { API_KEY_TIERS, type ApiKeyTier } from '../../../aggregates/api-key/api-key';
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,50}$/;
+const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export class RegisterDto {
+  @IsString()
+  @Matches(USERNAME_PATTERN, { message: 'username must be 2-50 characters of letters, digits, _ . @ -' })
+  username!: string;
+
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  email!: string;
+
+  @IsString()
+  @Length(8, 128, { message: 'password must be 8-128 characters' })
+  password!: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 100, { message: 'display_name must be 1-100 characters' })
+  display_name?: string;
+}
+
+export class LoginDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(254)
+  username!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
+  password!: string;
+}
+
+export class GuestRegisterDto {
+  @IsString()
+  @Length(1, 50, { message: 'guest_name must be 1-50 characters' })
+  guest_name!: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(DEVICE_ID_PATTERN, { message: 'device_id must be 1-128 characters of letters, digits, _ . : -' })
+  device_id?: string;
+}
+
+export class GuestRecoverDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  recovery_code!: string;
+
+  @IsOptional()
+  @IsString()
+  @Matches(DEVICE_ID_PATTERN, { message: 'device_id must be 1-128 characters of letters, digits, _ . : -' })
+  device_id?: string;
+}
+
+export class ChangeRoleDto {
+  @IsString()
+  @IsIn(ROLES as Role[], { message: `role must be one of ${ROLES.join(', ')}` })
+  role!: Role;
+}
+
+export class IssueApiKeyDto {
+  @IsString()
+  @Length(1, 100, { message: 'name must be 1-100 characters' })
+  name!: string;
+
+  @IsString()
+  @IsIn(API_KEY_TIERS as ApiKeyTier[], { message: `tier must be one of ${API_KEY_TIERS.join(', ')}` })
+  tier!: ApiKeyTier;
+}

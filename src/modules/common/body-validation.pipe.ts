@@ -1,0 +1,38 @@
+/**
+ * DTO validation for every route: unknown fields are dropped, wrong types and
+ * missing fields give a 400 that names the field, and a body that is not a
+ * JSON object is refused before any handler sees it.
+ */
+import { type ArgumentMetadata, BadRequestException, Injectable, ValidationPipe } from '@nestjs/common';
+import type { ValidationError } from 'class-validator';
+
+function messages(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((e) => {
+    const path = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((m) => (parent ? `${parent}.${m}` : m));
+    return [...own, ...messages(e.children ?? [], path)];
+  });
+}
+
+@Injectable()
+export class BodyValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      transform: true,
+      transformOptions: { enableImplicitConversion: false },
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new BadRequestException(messages(errors).join('; ') || 'invalid request'),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new BadRequestException('request body must be a JSON object');
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}

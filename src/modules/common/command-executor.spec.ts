@@ -1,0 +1,103 @@
+import type { Decider } from '../../aggregates/shared/decider';
+import { DomainError } from '../../aggregates/shared/domain-error';
+import { loadConfig } from '../../config/config';
+import { Clock } from '../../infrastructure/clock';
+import { type EventStore, WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
+import { SqliteEventStore } from '../../infrastructure/event-store/sqlite/sqlite-event-store';
+import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
+import { CommandExecutor } from './command-executor';
+
+type CounterEvent = { type: 'Incremented'; data: { by: number } };
+type CounterCommand = { kind: 'increment'; by: number; max?: number };
+
+const counter: Decider<number, CounterCommand, CounterEvent> = {
+  initialState: 0,
+  evolve: (n, e) => n + e.data.by,
+  decide: (c, n) => {
+    if (c.by === 0) return [];
+    if (c.max !== undefined && n + c.by > c.max) throw new DomainError('conflict', 'limit reached');
+    return [{ type: 'Incremented', data: { by: c.by } }];
+  },
+};
+
+class FixedClock extends Clock {
+  now(): Date {
+    return new Date('2026-11-22T12:00:00.000Z');
+  }
+}
+
+describe('CommandExecutor', () => {
+  let store: EventStore;
+  let executor: CommandExecutor;
+  const upcasters = new UpcasterRegistry();
+  upcasters.register('Incremented', 1, (d) => d);
+  const context = { actor: 'user-1', correlationId: 'corr-1', causationId: 'cause-1' };
+
+  beforeEach(() => {
+    store = new SqliteEventStore({ file: ':memory:' });
+    const config = loadConfig({ NODE_ID: 'node-test' });
+    const registry = new ProjectionRegistry();
+    const runner = new ProjectionRunner(store, new EmbeddedReadStore({ file: null }), registry);
+    executor = new CommandExecutor(store, config, new FixedClock(), upcasters, new ReadYourWrites(config, registry, runner));
+  });
+  afterEach(() => store.close());
+
+  it('given no stream, when a command decides events, then they are appended with full metadata', async () => {
+    const outcome = await executor.execute(counter, 'counter-1', { kind: 'increment', by: 2 }, context);
+    expect(outcome).toMatchObject({ state: 2, revision: 0 });
+    const [recorded] = await store.readStream('counter-1');
+    expect(recorded.data).toEqual({ by: 2 });
+    expect(recorded.metadata).toMatchObject({
+      correlationId: 'corr-1',
+      causationId: 'cause-1',
+      actor: 'user-1',
+      nodeId: 'node-test',
+      occurredAt: '2026-11-22T12:00:00.000Z',
+      schemaVersion: 2,
+    });
+    expect(recorded.metadata.eventId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('given a decision with no events, when executed, then nothing is appended', async () => {
+    const outcome = await executor.execute(counter, 'counter-1', { kind: 'increment', by: 0 }, context);
+    expect(outcome.position).toBe(0);
+    expect(await store.readStream('counter-1')).toEqual([]);
+  });
+
+  it('given a refused command, when executed, then the DomainError reaches the caller and nothing is appended', async () => {
+    await expect(executor.execute(counter, 'counter-1', { kind: 'increment', by: 5, max: 3 }, context)).rejects.toThrow(DomainError);
+    expect(await store.readStream('counter-1')).toEqual([]);
+  });
+
+  it('given 20 concurrent commands on one stream, when they conflict, then retries serialise them and none is lost', async () => {
+    await Promise.all(
+      Array.from({ length: 20 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 50 })),
+    );
+    const { state, revision } = await executor.load(counter, 'counter-1');
+    expect(state).toBe(20);
+    expect(revision).toBe(19);
+  });
+
+  it('given an invariant, when concurrent commands race past it, then it still holds after retries', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        executor.execute(counter, 'counter-1', { kind: 'increment', by: 1, max: 3 }, context, { maxRetries: 50 }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect((await executor.load(counter, 'counter-1')).state).toBe(3);
+  });
+
+  it('given retries exhausted, when conflicts persist, then the conflict error surfaces', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 0 })),
+    );
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0].reason).toBeInstanceOf(WrongExpectedRevisionError);
+  });
+});

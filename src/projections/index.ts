@@ -1,0 +1,13 @@
+/** Every read model of the service: what the app runs and what `projections:rebuild` can rebuild. */
+import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
+import { accountStatsProjection } from './account-stats.projection';
+import { apiKeysProjection } from './api-keys.projection';
+import { revokedTokensProjection } from './revoked-tokens.projection';
+import { usersProjection } from './users.projection';
+
+export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
+  usersProjection,
+  revokedTokensProjection,
+  apiKeysProjection,
+  accountStatsProjection,
+];

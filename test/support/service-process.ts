@@ -1,0 +1,59 @@
+/**
+ * Runs the real service (src/main.ts) as a child process, for tests that
+ * kill it or send it signals.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { request, waitUntil } from './app';
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const root = join(__dirname, '..', '..');
+  const child = spawn(process.execPath, ['-r', 'ts-node/register', join(root, 'src', 'main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      TS_NODE_TRANSPILE_ONLY: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => {
+    if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
+    try {
+      return (await request(url, 'GET', '/ready')).status === 200;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  return { url, child, output: () => output, exited };
+}
