@@ -14,6 +14,8 @@ import { UpcastingEventStore } from './eventsourcing/upcasting-event-store';
 import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store';
 import type { ReadStore } from './read-store/read-store.port';
 
+const IN_PROCESS_BUS_RETENTION = 100_000;
+
 function dataFile(config: AppConfig, name: string): string {
   mkdirSync(config.dataDir, { recursive: true });
   return join(config.dataDir, name);
@@ -37,6 +39,7 @@ export function createReadStore(config: AppConfig): ReadStore {
 export function createMessageBus(config: AppConfig): MessageBus {
   switch (config.bus) {
     case 'in-process':
-      return new InProcessBus();
+      // Bounded memory: a partition keeps at most this many unconsumed messages.
+      return new InProcessBus({ retention: IN_PROCESS_BUS_RETENTION });
   }
 }
