@@ -73,7 +73,6 @@ export class ConsumerGroup {
     return candidates.length === 0 ? null : candidates[partition % candidates.length];
   }
 
-
   commit(topic: string, partition: number, offset: number): void {
     this.offsets.set(partitionKey(topic, partition), offset);
     this.context.committed(topic, partition, offset);
@@ -99,7 +98,7 @@ export class ConsumerGroup {
       });
     }
     for (const [key, worker] of this.workers) {
-      if (!wanted.has(worker.topic)) {
+      if (!wanted.has(worker.topic) && !worker.isStopped) {
         worker.stop();
         // keep the stopped worker until its loop ended, so stopped() can wait for it
         void worker.done.then(() => this.workers.get(key) === worker && this.workers.delete(key));
