@@ -8,6 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
+import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
 import { HttpExceptionFilter } from './modules/common/http-exception.filter';
 
@@ -25,7 +26,23 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
+  closeConnectionsWhileDraining(app);
   return app;
+}
+
+/**
+ * While draining, every response asks the client to close its connection, so
+ * keep-alive sockets of requests that were in flight do not hold the server open.
+ */
+function closeConnectionsWhileDraining(app: NestFastifyApplication): void {
+  const lifecycle = app.get(PlatformLifecycle);
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', async (_request, reply, payload) => {
+      if (lifecycle.isDraining()) void reply.header('connection', 'close');
+      return payload;
+    });
 }
 
 function logLevels(level: Exclude<AppConfig['logLevel'], 'silent'>): ('error' | 'warn' | 'log' | 'debug' | 'verbose')[] {

@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.log(`${signal}: draining`);
-    app.get(PlatformLifecycle).markNotReady();
+    app.get(PlatformLifecycle).beginDrain();
+    // Sockets that turn idle after their last in-flight response are closed too.
+    const server = app.getHttpServer() as import('node:http').Server;
+    setInterval(() => server.closeIdleConnections(), 50).unref();
     setTimeout(() => {
       logger.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms, exiting`);
       process.exit(1);

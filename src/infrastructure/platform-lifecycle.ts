@@ -16,6 +16,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('Platform');
   private ready = false;
   private closed = false;
+  private draining = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
@@ -37,8 +38,13 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   }
 
   /** Called on SIGTERM before the server closes, so load balancers stop sending traffic. */
-  markNotReady(): void {
+  beginDrain(): void {
     this.ready = false;
+    this.draining = true;
+  }
+
+  isDraining(): boolean {
+    return this.draining;
   }
 
   async onApplicationShutdown(): Promise<void> {
