@@ -4,7 +4,7 @@
  */
 import { startTestApp, type TestApp } from '../support/app';
 
-const POST_ROUTES = [
+const PUBLIC_ROUTES = [
   '/api/social/auth/register',
   '/api/social/auth/login',
   '/api/social/auth/guest-register',
@@ -15,41 +15,56 @@ const POST_ROUTES = [
   '/social/auth/login',
 ];
 
+/** Routes behind authentication get the same treatment once the caller is authenticated. */
+const AUTHENTICATED_ROUTES = ['/api/v1/intelligence/keys', '/api/social/admin/users/x/role', '/api/social/auth/logout'];
+const POST_ROUTES = [...PUBLIC_ROUTES, ...AUTHENTICATED_ROUTES];
+
 describe('HTTP robustness', () => {
   let t: TestApp;
+  let adminToken: string;
   beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: '4096' });
+    t = await startTestApp({ BODY_LIMIT_BYTES: '4096', SVC_ADMIN_USERS: 'robustadmin' });
+    const admin = await t.request('POST', '/api/social/register', {
+      body: { username: 'robustadmin', email: 'robust@example.com', password: 'correct horse battery' },
+    });
+    adminToken = admin.body.data.token;
   });
+
+  const send = (path: string, options: Parameters<TestApp['request']>[2]) =>
+    t.request(path.includes('/role') ? 'PUT' : 'POST', path, {
+      ...options,
+      token: AUTHENTICATED_ROUTES.includes(path) ? adminToken : undefined,
+    });
   afterAll(() => t.close());
 
   it.each(POST_ROUTES)('given malformed JSON, when posting to %s, then 400 with an error envelope', async (path) => {
-    const res = await t.request('POST', path, { rawBody: '{"username": "x",' });
+    const res = await send(path, { rawBody: '{"username": "x",' });
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(typeof res.body.error).toBe('string');
   });
 
-  it.each(POST_ROUTES)('given a JSON array body, when posting to %s, then 400 body must be an object', async (path) => {
-    const res = await t.request('POST', path, { body: [1, 2] });
+  it.each(POST_ROUTES.filter((p) => !p.endsWith('/logout')))('given a JSON array body, when posting to %s, then 400 body must be an object', async (path) => {
+    const res = await send(path, { body: [1, 2] });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: 'request body must be a JSON object' });
   });
 
-  it.each(POST_ROUTES)('given an empty body, when posting to %s, then 400', async (path) => {
-    const res = await t.request('POST', path, {});
+  it.each(POST_ROUTES.filter((p) => !p.endsWith('/logout')))('given an empty body, when posting to %s, then 400', async (path) => {
+    const res = await send(path, {});
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
   });
 
   it.each(POST_ROUTES)('given a body over the limit, when posting to %s, then 413', async (path) => {
-    const res = await t.request('POST', path, { body: { username: 'x'.repeat(10_000) } });
+    const res = await send(path, { body: { username: 'x'.repeat(10_000) } });
     expect(res.status).toBe(413);
     expect(res.body.success).toBe(false);
   });
 
-  it.each(POST_ROUTES)('given wrong field types, when posting to %s, then 400 naming a field', async (path) => {
-    const res = await t.request('POST', path, {
-      body: { username: 1, password: true, email: [], guest_name: {}, recovery_code: 5, device_id: 7 },
+  it.each(POST_ROUTES.filter((p) => !p.endsWith('/logout')))('given wrong field types, when posting to %s, then 400 naming a field', async (path) => {
+    const res = await send(path, {
+      body: { username: 1, password: true, email: [], guest_name: {}, recovery_code: 5, device_id: 7, name: 3, tier: 1, role: 2 },
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/must be/);
