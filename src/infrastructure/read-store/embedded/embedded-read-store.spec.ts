@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { Collection, Doc, Filter } from '../read-store.port';
 import { EmbeddedReadStore } from './embedded-read-store';
 

@@ -1,0 +1,60 @@
+/**
+ * Child-process entry of section 3: starts the real application (createApp +
+ * loadConfig, exactly as test/support/app.ts does) on 127.0.0.1:0 and reports
+ * its URL to the parent once PlatformLifecycle is ready.
+ *
+ * The app runs in its own process so that autocannon (in the parent) does not
+ * share the server's event loop, as in the reference measurements, where the
+ * load generator is a separate process on the same machine.
+ *
+ * Protocol (IPC): child → { type: 'ready', url } | { type: 'error', message };
+ * parent → { type: 'close' } → child closes the app and exits 0.
+ */
+import 'reflect-metadata';
+import { createApp } from '../src/app.factory';
+import { loadConfig } from '../src/config/config';
+import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
+
+export type ServerMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
+export type ParentMessage = { type: 'close' };
+
+async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`app not ready within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function send(message: ServerMessage): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR;
+  if (!dataDir) throw new Error('BENCH_DATA_DIR is not set');
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  await waitUntil(() => app.get(PlatformLifecycle).isReady(), 15_000);
+
+  let closing = false;
+  const close = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    process.exit(0);
+  };
+  process.on('message', (message: ParentMessage) => {
+    if (message?.type === 'close') void close();
+  });
+  // the parent died: do not linger
+  process.on('disconnect', () => void close());
+  send({ type: 'ready', url: `http://127.0.0.1:${address.port}` });
+}
+
+main().catch((error: unknown) => {
+  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exit(1);
+});
