@@ -1,20 +1,11 @@
 // One runner for every suite: unit specs beside the code, port contract suites,
 // and HTTP e2e suites against the app on the embedded default.
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-    },
-    module: { type: 'commonjs' },
-  },
-];
+// Transpile only: `npm run typecheck` (tsc) does the type-checking, once.
+const tsJest = ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }];
 
 const common = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

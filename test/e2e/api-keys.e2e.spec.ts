@@ -27,6 +27,7 @@ describe('API keys over HTTP', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ name: 'my key', tier: 'free', daily_limit: 100 });
     expect(res.body.data.key).toMatch(/^ak_[0-9a-f]{16}_/);
+    expect(res.body.data.api_key).toBe(res.body.data.key);
     const list = await t.request('GET', '/api/v1/intelligence/keys', { token });
     expect(list.body.data).toHaveLength(1);
     expect(JSON.stringify(list.body)).not.toContain(res.body.data.key);

@@ -18,7 +18,15 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
       context,
     );
     const [issued] = events as Extract<(typeof events)[number], { type: 'ApiKeyIssued' }>[];
-    return { id: keyId, name: issued.data.name, tier, key, daily_limit: DAILY_LIMITS[tier], created_at: issued.data.issued_at };
+    return {
+      id: keyId,
+      name: issued.data.name,
+      tier,
+      key,
+      api_key: key,
+      daily_limit: DAILY_LIMITS[tier],
+      created_at: issued.data.issued_at,
+    };
   }
 }
 

@@ -79,6 +79,8 @@ export interface IssuedApiKey {
   name: string;
   tier: ApiKeyTier;
   key: string;
+  /** the same key, under the name clients of similar services read */
+  api_key: string;
   daily_limit: number;
   created_at: string;
 }
