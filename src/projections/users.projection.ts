@@ -25,8 +25,6 @@ export interface UserDoc extends Doc {
   last_active_at: string | null;
 }
 
-type Recorded<T extends UserEvent['type']> = RecordedEvent & Extract<UserEvent, { type: T }>;
-
 function update(event: RecordedEvent): Record<string, unknown> {
   const e = event as RecordedEvent & UserEvent;
   switch (e.type) {
@@ -65,9 +63,8 @@ function update(event: RecordedEvent): Record<string, unknown> {
     case 'UserLoggedIn':
       return { $set: { last_active_at: e.data.at } };
     case 'GuestRecovered': {
-      const recovered = e as Recorded<'GuestRecovered'>;
-      const set: Record<string, unknown> = { recovery_code_hash: recovered.data.recovery_code_hash, last_active_at: recovered.data.at };
-      if (recovered.data.device_id) set.device_id = recovered.data.device_id;
+      const set: Record<string, unknown> = { recovery_code_hash: e.data.recovery_code_hash, last_active_at: e.data.at };
+      if (e.data.device_id) set.device_id = e.data.device_id;
       return { $set: set };
     }
     case 'UserRoleChanged':

@@ -20,7 +20,7 @@ function runAndKill(file: string): Promise<{ acks: Ack[]; signal: NodeJS.Signals
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register', CHILD, file], {
       cwd: ROOT,
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_COMPILER_OPTIONS: '{"module":"commonjs"}' },
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const acks: Ack[] = [];

@@ -1,5 +1,5 @@
 /** Opens a session for a user: records the login and issues the matching token. */
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { userDecider } from '../../../aggregates/user/user';
 import { userStreamId } from '../../../aggregates/user/user.events';
 import { Clock } from '../../../infrastructure/clock';
@@ -33,7 +33,8 @@ export class Sessions {
   /** The token for an already-recorded login or registration, with the user as the read model now shows it. */
   async issue(userId: string, tokenId: string): Promise<Session> {
     const doc = await this.queries.userById(userId);
-    if (!doc) throw new UnauthorizedException('account not available yet, retry');
+    // Only when the read model lagged past READ_YOUR_WRITES_TIMEOUT_MS: the write is safe, the read is not ready.
+    if (!doc) throw new ServiceUnavailableException('account is being set up, retry shortly');
     const { token } = this.tokens.issue(doc, tokenId, this.clock.now());
     return { user: toUserView(doc, true), token };
   }
