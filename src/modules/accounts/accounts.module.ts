@@ -10,7 +10,7 @@ import { CommonModule } from '../common/common.module';
 import { AccountsQueries } from './accounts.queries';
 import { AdminController } from './admin.controller';
 import { ApiKeysController } from './api-keys.controller';
-import { AuthAliasController, AuthController } from './auth.controller';
+import { AuthController } from './auth.controller';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
 import { AuthenticatedGuard } from './auth/authenticated.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
@@ -29,7 +29,7 @@ import { Sessions } from './commands/sessions';
 
 @Module({
   imports: [PassportModule, CommonModule],
-  controllers: [AuthController, AuthAliasController, AdminController, ApiKeysController],
+  controllers: [AuthController, AdminController, ApiKeysController],
   providers: [
     AccountsQueries,
     ServiceSecrets,

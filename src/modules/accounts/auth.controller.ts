@@ -1,6 +1,7 @@
 /**
- * Account routes, served under /api/social/auth and (same handlers) /social/auth,
- * plus the bootstrap aliases POST /api/social/register and /api/social/login.
+ * Account routes, served under /api/social/auth and (same handlers) /social/auth;
+ * register and login also answer at the SPEC §4.4 bootstrap paths
+ * POST /api/social/register and /api/social/login.
  */
 import { Body, Controller, Get, HttpCode, NotFoundException, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
@@ -26,25 +27,31 @@ import { toUserView, type UserView } from './user-view';
 
 type RegisteredUser = UserView & { token: string };
 
-@Controller(['api/social/auth', 'social/auth'])
+@Controller(['api/social', 'social'])
 export class AuthController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: AccountsQueries,
   ) {}
 
-  @Post('register')
+  @Post(['auth/register', 'register'])
   async register(@Body() body: RegisterDto, @RequestContext() context: CommandContext): Promise<Envelope<RegisteredUser>> {
-    return ok(await registerUser(this.commands, body, context));
+    const { user, token } = await this.commands.execute(
+      new RegisterUser(
+        { username: body.username, email: body.email, password: body.password, displayName: body.display_name ?? null },
+        context,
+      ),
+    );
+    return ok({ ...user, token });
   }
 
-  @Post('login')
+  @Post(['auth/login', 'login'])
   @HttpCode(200)
   async login(@Body() body: LoginDto, @RequestContext() context: CommandContext): Promise<Envelope<Session>> {
     return ok(await this.commands.execute(new LogIn(body.username, body.password, context)));
   }
 
-  @Post('logout')
+  @Post('auth/logout')
   @HttpCode(200)
   @Authenticated()
   @JwtOnly()
@@ -53,7 +60,7 @@ export class AuthController {
     return ok({ message: 'Logged out' });
   }
 
-  @Get('me')
+  @Get('auth/me')
   @Authenticated()
   async me(@CurrentUser() user: AuthUser): Promise<Envelope<UserView>> {
     const doc = await this.queries.userById(user.id);
@@ -61,7 +68,7 @@ export class AuthController {
     return ok(toUserView(doc, true));
   }
 
-  @Post('guest-register')
+  @Post('auth/guest-register')
   async guestRegister(
     @Body() body: GuestRegisterDto,
     @RequestContext() context: CommandContext,
@@ -72,7 +79,7 @@ export class AuthController {
     return ok(session);
   }
 
-  @Post('guest-recover')
+  @Post('auth/guest-recover')
   @HttpCode(200)
   async guestRecover(
     @Body() body: GuestRecoverDto,
@@ -80,31 +87,4 @@ export class AuthController {
   ): Promise<Envelope<Session & { recovery_code: string }>> {
     return ok(await this.commands.execute(new RecoverGuest(body.recovery_code, body.device_id ?? null, context)));
   }
-}
-
-/** SPEC §4.4 bootstrap aliases: the same commands, the same replies. */
-@Controller(['api/social', 'social'])
-export class AuthAliasController {
-  constructor(private readonly commands: CommandBus) {}
-
-  @Post('register')
-  async register(@Body() body: RegisterDto, @RequestContext() context: CommandContext): Promise<Envelope<RegisteredUser>> {
-    return ok(await registerUser(this.commands, body, context));
-  }
-
-  @Post('login')
-  @HttpCode(200)
-  async login(@Body() body: LoginDto, @RequestContext() context: CommandContext): Promise<Envelope<Session>> {
-    return ok(await this.commands.execute(new LogIn(body.username, body.password, context)));
-  }
-}
-
-async function registerUser(commands: CommandBus, body: RegisterDto, context: CommandContext): Promise<RegisteredUser> {
-  const { user, token } = await commands.execute(
-    new RegisterUser(
-      { username: body.username, email: body.email, password: body.password, displayName: body.display_name ?? null },
-      context,
-    ),
-  );
-  return { ...user, token };
 }
