@@ -1,7 +1,7 @@
 // One runner for every suite: unit specs beside the code, port contract suites,
 // and HTTP e2e suites against the app on the embedded default.
 // Transpile only: `npm run typecheck` (tsc) does the type-checking, once.
-const tsJest = ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }];
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 
 const common = {
   testEnvironment: 'node',
@@ -11,9 +11,20 @@ const common = {
 
 module.exports = {
   testTimeout: 30000,
+  // Real servers (Kafka, MongoDB wire protocol) for the suites: DESIGN.md section 6.
+  globalSetup: '<rootDir>/test/support/services/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/services/global-teardown.ts',
+  transform: common.transform,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'] },
+    // The same HTTP suites again with READ_STORE=mongodb BUS=kafka (DESIGN.md section 6).
+    {
+      ...common,
+      displayName: 'e2e:mongodb+kafka',
+      testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/production-adapters.setup.ts'],
+    },
   ],
 };

@@ -1,15 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/config';
+import type { ProcessRole } from './infrastructure/process-role';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { HealthModule } from './modules/health/health.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config), HealthModule, AccountsModule],
+      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule],
     };
   }
 }

@@ -18,8 +18,8 @@ async function main(names: string[]): Promise<void> {
   const registry = new ProjectionRegistry();
   registry.register(...ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
-  const eventStore = createEventStore(config, new UpcasterRegistry());
-  const readStore = createReadStore(config);
+  const eventStore = await createEventStore(config, new UpcasterRegistry());
+  const readStore = await createReadStore(config);
   const runner = new ProjectionRunner(eventStore, readStore, registry);
   try {
     for (const projection of selected) {

@@ -7,10 +7,34 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-export type EventStoreKind = 'sqlite';
-export type ReadStoreKind = 'embedded';
-export type BusKind = 'in-process';
+export type EventStoreKind = 'sqlite' | 'eventstoredb';
+export type ReadStoreKind = 'embedded' | 'mongodb';
+export type BusKind = 'in-process' | 'kafka';
 export type NodeTier = 'flat' | 'regional' | 'central';
+/**
+ * inline: this process runs the projections, sagas and the integration-event
+ * relay; off: a separate `npm run worker` process does (READ_STORE=mongodb),
+ * and read-your-writes reads the worker's checkpoints.
+ */
+export type ProjectionsMode = 'inline' | 'off';
+
+export interface EventStoreDbConfig {
+  connectionString: string;
+}
+
+export interface MongoConfig {
+  url: string;
+  database: string;
+}
+
+export interface KafkaConfig {
+  brokers: string[];
+  clientId: string;
+  /** partitions of the topics the service creates */
+  partitions: number;
+  /** prefix of the integration-event topics: `<prefix>.<category>` */
+  topicPrefix: string;
+}
 
 export interface AppConfig {
   port: number;
@@ -19,6 +43,12 @@ export interface AppConfig {
   eventStore: EventStoreKind;
   readStore: ReadStoreKind;
   bus: BusKind;
+  eventStoreDb: EventStoreDbConfig | null;
+  mongo: MongoConfig | null;
+  kafka: KafkaConfig | null;
+  projections: ProjectionsMode;
+  /** relay recorded events to the bus as integration events (default: on when BUS=kafka) */
+  integrationEvents: boolean;
   nodeId: string;
   nodeTier: NodeTier;
   bodyLimitBytes: number;
@@ -87,6 +117,61 @@ function nodeId(env: Env): string {
   return value;
 }
 
+function required(env: Env, name: string, because: string): string {
+  const value = raw(env, name);
+  if (value === undefined) throw new ConfigError(name, `required when ${because}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'off', 'no'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(name, `expected true or false, got '${value}'`);
+}
+
+function eventStoreDb(env: Env, kind: EventStoreKind): EventStoreDbConfig | null {
+  if (kind !== 'eventstoredb') return null;
+  const connectionString = required(env, 'EVENTSTORE_CONNECTION_STRING', 'EVENT_STORE=eventstoredb');
+  if (!/^(esdb|kurrentdb|kdb|esdb\+discover|kurrentdb\+discover):\/\//.test(connectionString)) {
+    throw new ConfigError('EVENTSTORE_CONNECTION_STRING', `expected esdb://host:port?tls=false, got '${connectionString}'`);
+  }
+  return { connectionString };
+}
+
+function mongo(env: Env, kind: ReadStoreKind): MongoConfig | null {
+  if (kind !== 'mongodb') return null;
+  const url = required(env, 'MONGO_URL', 'READ_STORE=mongodb');
+  if (!/^mongodb(\+srv)?:\/\//.test(url)) throw new ConfigError('MONGO_URL', `expected mongodb://..., got '${url}'`);
+  const database = raw(env, 'MONGO_DATABASE') ?? 'svc';
+  if (!/^[A-Za-z0-9_-]{1,63}$/.test(database)) {
+    throw new ConfigError('MONGO_DATABASE', `expected 1..63 of letters, digits, _ -, got '${database}'`);
+  }
+  return { url, database };
+}
+
+function kafka(env: Env, kind: BusKind, nodeId: string): KafkaConfig | null {
+  if (kind !== 'kafka') return null;
+  const brokers = required(env, 'KAFKA_BROKERS', 'BUS=kafka')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const broker of brokers) {
+    if (!/^[A-Za-z0-9_.-]+:\d{1,5}$/.test(broker)) throw new ConfigError('KAFKA_BROKERS', `expected host:port[,host:port], got '${broker}'`);
+  }
+  const topicPrefix = raw(env, 'KAFKA_TOPIC_PREFIX') ?? 'svc.events';
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(topicPrefix)) {
+    throw new ConfigError('KAFKA_TOPIC_PREFIX', `expected letters, digits, . _ -, got '${topicPrefix}'`);
+  }
+  return {
+    brokers,
+    clientId: raw(env, 'KAFKA_CLIENT_ID') ?? nodeId,
+    partitions: integer(env, 'KAFKA_PARTITIONS', 3, 1, 1000),
+    topicPrefix,
+  };
+}
+
 /** The version in the project's package.json, wherever the compiled file sits (src/ or dist/src/). */
 function packageVersion(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
@@ -97,14 +182,27 @@ function packageVersion(): string {
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
+  const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
+  const readStore = oneOf(env, 'READ_STORE', ['embedded', 'mongodb'] as const, 'embedded');
+  const bus = oneOf(env, 'BUS', ['in-process', 'kafka'] as const, 'in-process');
+  const id = nodeId(env);
+  const projections = oneOf(env, 'PROJECTIONS', ['inline', 'off'] as const, 'inline');
+  if (projections === 'off' && readStore === 'embedded') {
+    throw new ConfigError('PROJECTIONS', 'off needs a shared read store (READ_STORE=mongodb): embedded read models live in one process');
+  }
   return {
     port: integer(env, 'PORT', 6777, 0, 65535),
     host: raw(env, 'HOST') ?? '0.0.0.0',
     dataDir: resolve(raw(env, 'DATA_DIR') ?? './data'),
-    eventStore: oneOf(env, 'EVENT_STORE', ['sqlite'] as const, 'sqlite'),
-    readStore: oneOf(env, 'READ_STORE', ['embedded'] as const, 'embedded'),
-    bus: oneOf(env, 'BUS', ['in-process'] as const, 'in-process'),
-    nodeId: nodeId(env),
+    eventStore,
+    readStore,
+    bus,
+    eventStoreDb: eventStoreDb(env, eventStore),
+    mongo: mongo(env, readStore),
+    kafka: kafka(env, bus, id),
+    projections,
+    integrationEvents: flag(env, 'INTEGRATION_EVENTS', bus === 'kafka'),
+    nodeId: id,
     nodeTier: oneOf(env, 'SVC_NODE_TIER', ['flat', 'regional', 'central'] as const, 'flat'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),

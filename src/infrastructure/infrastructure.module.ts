@@ -6,7 +6,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule, EventBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { MESSAGE_BUS } from './bus/message-bus.port';
+import { IntegrationEventRelay } from './bus/integration-event-relay';
+import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
+import { PROCESS_ROLE, type ProcessRole } from './process-role';
 import { Clock, SystemClock } from './clock';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { UpcasterRegistry } from './eventsourcing/upcasters';
@@ -21,21 +23,22 @@ import { createEventStore, createMessageBus, createReadStore } from './ports.fac
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, role: ProcessRole): DynamicModule {
     return {
       module: InfrastructureModule,
       imports: [CqrsModule.forRoot()],
       providers: [
         { provide: APP_CONFIG, useValue: config },
+        { provide: PROCESS_ROLE, useValue: role },
         { provide: Clock, useClass: SystemClock },
         UpcasterRegistry,
         {
           provide: EVENT_STORE,
           inject: [UpcasterRegistry],
-          useFactory: (upcasters: UpcasterRegistry): EventStore => createEventStore(config, upcasters),
+          useFactory: (upcasters: UpcasterRegistry): Promise<EventStore> => createEventStore(config, upcasters),
         },
-        { provide: READ_STORE, useFactory: (): ReadStore => createReadStore(config) },
-        { provide: MESSAGE_BUS, useFactory: () => createMessageBus(config) },
+        { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
+        { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },
         ProjectionRegistry,
         {
           provide: ProjectionRunner,
@@ -48,11 +51,18 @@ export class InfrastructureModule {
           inject: [EVENT_STORE, READ_STORE, EventBus],
           useFactory: (es: EventStore, rs: ReadStore, bus: EventBus) => new SagaEventForwarder(es, rs, bus),
         },
+        {
+          provide: IntegrationEventRelay,
+          inject: [EVENT_STORE, READ_STORE, MESSAGE_BUS],
+          useFactory: (es: EventStore, rs: ReadStore, bus: MessageBus) =>
+            new IntegrationEventRelay(es, rs, bus, config.kafka?.topicPrefix ?? 'svc.events'),
+        },
         ReadYourWrites,
         PlatformLifecycle,
       ],
       exports: [
         APP_CONFIG,
+        PROCESS_ROLE,
         Clock,
         UpcasterRegistry,
         EVENT_STORE,

@@ -1,11 +1,15 @@
 /**
- * Starts the read side once every module has registered its projections, and
- * shuts the platform down in dependency order after the HTTP server stopped
- * taking requests (Nest runs onApplicationShutdown after closing the server):
- * sagas, projections, bus, read store, event store.
+ * Starts the background work (projections, sagas, integration-event relay)
+ * once every module has registered its projections, where this process is
+ * meant to run it, and shuts the platform down in dependency order after the
+ * HTTP server stopped taking requests (Nest runs onApplicationShutdown after
+ * closing the server): relay, sagas, projections, bus, read store, event store.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { IntegrationEventRelay } from './bus/integration-event-relay';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { PROCESS_ROLE, type ProcessRole } from './process-role';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { ProjectionRunner } from './projections/projection-runner';
@@ -19,16 +23,30 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   private draining = false;
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROCESS_ROLE) private readonly role: ProcessRole,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly projections: ProjectionRunner,
     private readonly sagas: SagaEventForwarder,
+    private readonly relay: IntegrationEventRelay,
   ) {}
 
+  /** Whether projections, sagas and the relay run in this process. */
+  runsBackgroundWork(): boolean {
+    return this.role === 'worker' || this.config.projections === 'inline';
+  }
+
   async onApplicationBootstrap(): Promise<void> {
+    if (!this.runsBackgroundWork()) {
+      // The worker keeps the read models; this node is ready once its stores are open.
+      this.ready = true;
+      return;
+    }
     await this.projections.start();
     await this.sagas.start();
+    if (this.config.integrationEvents) await this.relay.start();
     // Ready means the read models reflect every event committed before start.
     void this.catchUpThenReady();
   }
@@ -51,6 +69,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     if (this.closed) return;
     this.closed = true;
     this.ready = false;
+    await this.relay.stop();
     await this.sagas.stop();
     await this.projections.stop();
     await this.bus.close();

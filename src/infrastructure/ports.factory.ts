@@ -1,17 +1,21 @@
 /**
  * Builds the configured adapters of the three ports. The one place that maps
- * EVENT_STORE / READ_STORE / BUS to classes, shared by the app and the CLIs.
+ * EVENT_STORE / READ_STORE / BUS to classes, shared by the app, the worker and
+ * the CLIs.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../config/config';
 import { InProcessBus } from './bus/in-process/in-process-bus';
+import { KafkaBus } from './bus/kafka/kafka-bus';
 import type { MessageBus } from './bus/message-bus.port';
-import type { EventStore } from './event-store/event-store.port';
+import { EventStoreDbEventStore } from './event-store/eventstoredb/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite/sqlite-event-store';
+import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store';
+import { MongoReadStore } from './read-store/mongodb/mongo-read-store';
+import type { EventStore } from './event-store/event-store.port';
 import type { UpcasterRegistry } from './eventsourcing/upcasters';
 import { UpcastingEventStore } from './eventsourcing/upcasting-event-store';
-import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store';
 import type { ReadStore } from './read-store/read-store.port';
 
 const IN_PROCESS_BUS_RETENTION = 100_000;
@@ -22,24 +26,36 @@ function dataFile(config: AppConfig, name: string): string {
 }
 
 /** The event store, with reads passed through the upcasters. */
-export function createEventStore(config: AppConfig, upcasters: UpcasterRegistry): EventStore {
+export async function createEventStore(config: AppConfig, upcasters: UpcasterRegistry): Promise<EventStore> {
+  return new UpcastingEventStore(await createRawEventStore(config), upcasters);
+}
+
+async function createRawEventStore(config: AppConfig): Promise<EventStore> {
   switch (config.eventStore) {
     case 'sqlite':
-      return new UpcastingEventStore(new SqliteEventStore({ file: dataFile(config, 'events.db') }), upcasters);
+      return new SqliteEventStore({ file: dataFile(config, 'events.db') });
+    case 'eventstoredb':
+      return EventStoreDbEventStore.connect(config.eventStoreDb!.connectionString);
   }
 }
 
-export function createReadStore(config: AppConfig): ReadStore {
+export async function createReadStore(config: AppConfig): Promise<ReadStore> {
   switch (config.readStore) {
     case 'embedded':
       return new EmbeddedReadStore({ file: dataFile(config, 'read-models.db') });
+    case 'mongodb':
+      return MongoReadStore.connect({ url: config.mongo!.url, database: config.mongo!.database });
   }
 }
 
-export function createMessageBus(config: AppConfig): MessageBus {
+export async function createMessageBus(config: AppConfig): Promise<MessageBus> {
   switch (config.bus) {
     case 'in-process':
       // Bounded memory: a partition keeps at most this many unconsumed messages.
       return new InProcessBus({ retention: IN_PROCESS_BUS_RETENTION });
+    case 'kafka': {
+      const kafka = config.kafka!;
+      return new KafkaBus({ brokers: kafka.brokers, clientId: kafka.clientId, partitions: kafka.partitions });
+    }
   }
 }

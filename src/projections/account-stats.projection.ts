@@ -4,8 +4,8 @@
  * applyOnce's position guard keeps it exact across replays and crashes.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
-import type { Doc, ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { applyOnce } from './support/apply-once';
 
 export const ACCOUNT_STATS = 'account_stats';
@@ -34,12 +34,12 @@ export const accountStatsProjection: ProjectionDefinition = {
   version: 1,
   eventTypes: Object.keys(COUNTERS),
   collections: [ACCOUNT_STATS],
-  async apply(event: RecordedEvent, store: ReadStore): Promise<void> {
+  apply(event: RecordedEvent, writer: ProjectionWriter): void {
     const increments = { ...COUNTERS[event.type] };
     if (event.type === 'UserRegistered' && event.data.user_type === 'agent') {
       increments.total_humans = 0;
       increments.total_agents = 1;
     }
-    await applyOnce(store.collection(ACCOUNT_STATS), ACCOUNT_STATS_ID, event, { $inc: increments });
+    applyOnce(writer, ACCOUNT_STATS, ACCOUNT_STATS_ID, event, { $inc: increments });
   },
 };

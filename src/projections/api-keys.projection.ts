@@ -1,7 +1,7 @@
 /** `api_keys`: issued keys by id, with the secret's hash for request checks. */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
-import type { Doc, ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { Doc } from '../infrastructure/read-store/read-store.port';
 import type { ApiKeyEvent } from '../aggregates/api-key/api-key';
 import { applyOnce } from './support/apply-once';
 
@@ -23,16 +23,15 @@ export const apiKeysProjection: ProjectionDefinition = {
   eventTypes: ['ApiKeyIssued', 'ApiKeyRevoked'],
   collections: [API_KEYS],
   indexes: [{ collection: API_KEYS, spec: { keys: { user_id: 1 } } }],
-  async apply(event: RecordedEvent, store: ReadStore): Promise<void> {
+  apply(event: RecordedEvent, writer: ProjectionWriter): void {
     const e = event as RecordedEvent & ApiKeyEvent;
-    const keys = store.collection(API_KEYS);
     if (e.type === 'ApiKeyIssued') {
       const { key_id, user_id, name, tier, secret_sha256, issued_at } = e.data;
-      await applyOnce(keys, key_id, event, {
+      applyOnce(writer, API_KEYS, key_id, event, {
         $set: { user_id, name, tier, secret_sha256, created_at: issued_at, revoked: false, revoked_at: null },
       });
     } else {
-      await applyOnce(keys, e.data.key_id, event, { $set: { revoked: true, revoked_at: e.data.revoked_at } }, { upsert: false });
+      applyOnce(writer, API_KEYS, e.data.key_id, event, { $set: { revoked: true, revoked_at: e.data.revoked_at } }, { upsert: false });
     }
   },
 };

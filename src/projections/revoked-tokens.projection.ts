@@ -1,7 +1,7 @@
 /** `revoked_tokens`: token ids refused until they expire (logout). */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
-import type { Doc, ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { applyOnce } from './support/apply-once';
 
 export const REVOKED_TOKENS = 'revoked_tokens';
@@ -16,8 +16,8 @@ export const revokedTokensProjection: ProjectionDefinition = {
   version: 1,
   eventTypes: ['TokenRevoked'],
   collections: [REVOKED_TOKENS],
-  async apply(event: RecordedEvent, store: ReadStore): Promise<void> {
+  apply(event: RecordedEvent, writer: ProjectionWriter): void {
     const { token_id, user_id, expires_at } = event.data as { token_id: string; user_id: string; expires_at: string };
-    await applyOnce(store.collection(REVOKED_TOKENS), token_id, event, { $set: { user_id, expires_at } });
+    applyOnce(writer, REVOKED_TOKENS, token_id, event, { $set: { user_id, expires_at } });
   },
 };

@@ -4,8 +4,8 @@
  * recovery-code HMAC (used for lookup) are not copied here.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
-import type { Doc, ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { Doc } from '../infrastructure/read-store/read-store.port';
 import type { UserEvent } from '../aggregates/user/user.events';
 import { applyOnce } from './support/apply-once';
 
@@ -84,8 +84,8 @@ export const usersProjection: ProjectionDefinition = {
     { collection: USERS, spec: { keys: { device_id: 1 } } },
     { collection: USERS, spec: { keys: { recovery_code_hash: 1 } } },
   ],
-  async apply(event: RecordedEvent, store: ReadStore): Promise<void> {
+  apply(event: RecordedEvent, writer: ProjectionWriter): void {
     const creates = event.type === 'UserRegistered' || event.type === 'GuestRegistered';
-    await applyOnce(store.collection(USERS), event.data.user_id as string, event, update(event), { upsert: creates });
+    applyOnce(writer, USERS, event.data.user_id as string, event, update(event), { upsert: creates });
   },
 };

@@ -6,13 +6,15 @@ import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EmbeddedReadStore } from '../../src/infrastructure/read-store/embedded/embedded-read-store';
+import { loadConfig } from '../../src/config/config';
+import { createReadStore } from '../../src/infrastructure/ports.factory';
+import { adapterEnv } from '../support/adapters';
 import { startTestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(120_000);
 
 async function snapshot(dataDir: string) {
-  const store = new EmbeddedReadStore({ file: join(dataDir, 'read-models.db') });
+  const store = await createReadStore(loadConfig({ DATA_DIR: dataDir, ...adapterEnv(dataDir) }));
   const result = {
     users: await store.collection('users').find({}, { sort: { _id: 1 } }),
     stats: await store.collection('account_stats').find({}),
@@ -43,7 +45,7 @@ describe('projections:rebuild CLI', () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['-r', 'ts-node/register', join(root, 'src', 'cli', 'rebuild-projections.ts')],
-      { cwd: root, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATA_DIR: t.dataDir } },
+      { cwd: root, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATA_DIR: t.dataDir, ...adapterEnv(t.dataDir) } },
     );
     expect(stdout).toMatch(/users: replayed \d+ events in [\d.]+ s = \d+ events\/s/);
     expect(stdout).toMatch(/accountStats: replayed/);

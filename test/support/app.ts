@@ -10,6 +10,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { PlatformLifecycle } from '../../src/infrastructure/platform-lifecycle';
+import { adapterEnv } from './adapters';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -42,6 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     PASSWORD_HASH_MEMORY_KIB: '4096',
+    ...adapterEnv(dir),
     ...env,
   });
   const app = await createApp(config);

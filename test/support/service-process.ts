@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { adapterEnv } from './adapters';
 import { request, waitUntil } from './app';
 
 export interface ServiceProcess {
@@ -38,6 +39,7 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       PASSWORD_HASH_MEMORY_KIB: '1024',
+      ...adapterEnv(dataDir),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
-import type { ProjectionDefinition } from '../read-store/projection';
-import type { ReadStore } from '../read-store/read-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../read-store/projection';
 import { ProjectionRunner } from './projection-runner';
 
 function event(type: string, data: Record<string, unknown>): NewEvent {
@@ -31,13 +30,14 @@ function ledger(name = 'ledger', version = 1): ProjectionDefinition & { calls: n
     collections: [name],
     calls: 0,
     failNext: 0,
-    async apply(e: RecordedEvent, store: ReadStore) {
+    apply(e: RecordedEvent, writer: ProjectionWriter) {
       this.calls += 1;
       if (this.failNext > 0) {
         this.failNext -= 1;
         throw new Error('transient failure');
       }
-      await store.collection(name).replaceOne({ _id: String(e.position) }, { _id: String(e.position), amount: e.data.amount }, { upsert: true });
+      const doc = { _id: String(e.position), amount: e.data.amount };
+      writer.write(name, { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
     },
   };
 }

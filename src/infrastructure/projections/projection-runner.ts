@@ -11,6 +11,7 @@ import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import type { ProjectionDefinition } from '../read-store/projection';
 import type { ReadStore } from '../read-store/read-store.port';
+import { BatchedProjectionWriter } from './batched-writer';
 import { PositionWaiters } from './position-waiters';
 
 const META_COLLECTION = '_projections';
@@ -159,10 +160,13 @@ export class ProjectionRunner {
     }, RETRY_DELAY_MS).unref();
   }
 
+  /** Applies a batch with bulk writes, then stores the checkpoint (after the writes: at-least-once). */
   private async applyBatch(projection: ProjectionDefinition, events: RecordedEvent[]): Promise<void> {
+    const writer = new BatchedProjectionWriter(this.readStore);
     for (const event of events) {
-      if (projection.eventTypes.includes(event.type)) await projection.apply(event, this.readStore);
+      if (projection.eventTypes.includes(event.type)) await projection.apply(event, writer);
     }
+    await writer.flush();
     await this.readStore.setCheckpoint(projection.name, events[events.length - 1].position);
   }
 }

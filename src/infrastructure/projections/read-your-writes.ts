@@ -1,12 +1,18 @@
 /**
  * Read-your-writes for REST clients (DESIGN.md §4): after a command appended
  * events up to position P, wait (bounded) until every projection that applies
- * one of those event types has reached P.
+ * one of those event types has reached P. When the projections run in this
+ * process the runner answers from memory; when a worker process runs them
+ * (PROJECTIONS=off), their checkpoints in the shared read store are polled.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { PROCESS_ROLE, type ProcessRole } from '../process-role';
+import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { ProjectionRegistry } from './projection-registry';
 import { ProjectionRunner } from './projection-runner';
+
+const POLL_INTERVAL_MS = 10;
 
 @Injectable()
 export class ReadYourWrites {
@@ -14,6 +20,8 @@ export class ReadYourWrites {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PROCESS_ROLE) private readonly role: ProcessRole,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly registry: ProjectionRegistry,
     private readonly runner: ProjectionRunner,
   ) {}
@@ -23,8 +31,21 @@ export class ReadYourWrites {
     const names = this.registry.namesFor(eventTypes);
     if (names.length === 0 || position <= 0) return true;
     const timeoutMs = this.config.readYourWritesTimeoutMs;
-    const reached = await this.runner.waitFor(names, position, timeoutMs);
+    const inProcess = this.role === 'worker' || this.config.projections === 'inline';
+    const reached = inProcess
+      ? await this.runner.waitFor(names, position, timeoutMs)
+      : await this.pollCheckpoints(names, position, timeoutMs);
     if (!reached) this.logger.warn(`projections ${names.join(', ')} did not reach ${position} within ${timeoutMs} ms`);
     return reached;
+  }
+
+  private async pollCheckpoints(names: string[], position: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const checkpoints = await Promise.all(names.map((name) => this.readStore.getCheckpoint(name)));
+      if (checkpoints.every((c) => (c ?? 0) >= position)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
   }
 }

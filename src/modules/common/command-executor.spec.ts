@@ -41,8 +41,10 @@ describe('CommandExecutor', () => {
     store = new SqliteEventStore({ file: ':memory:' });
     const config = loadConfig({ NODE_ID: 'node-test' });
     const registry = new ProjectionRegistry();
-    const runner = new ProjectionRunner(store, new EmbeddedReadStore({ file: null }), registry);
-    executor = new CommandExecutor(store, config, new FixedClock(), upcasters, new ReadYourWrites(config, registry, runner));
+    const reads = new EmbeddedReadStore({ file: null });
+    const runner = new ProjectionRunner(store, reads, registry);
+    const readYourWrites = new ReadYourWrites(config, 'api', reads, registry, runner);
+    executor = new CommandExecutor(store, config, new FixedClock(), upcasters, readYourWrites);
   });
   afterEach(() => store.close());
 

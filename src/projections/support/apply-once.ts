@@ -6,23 +6,27 @@
  * So a replay or a redelivered event never double-counts, without transactions.
  */
 import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import { type Collection, DuplicateKeyError, type Update } from '../../infrastructure/read-store/read-store.port';
+import type { ProjectionWriter } from '../../infrastructure/read-store/projection';
+import type { Update } from '../../infrastructure/read-store/read-store.port';
 
-export async function applyOnce(
-  collection: Collection,
+export function applyOnce(
+  writer: ProjectionWriter,
+  collection: string,
   id: string,
   event: Pick<RecordedEvent, 'position'>,
   update: Update,
   options: { upsert?: boolean } = { upsert: true },
-): Promise<void> {
+): void {
   const set = (update.$set as Record<string, unknown> | undefined) ?? {};
-  const guarded: Update = { ...update, $set: { ...set, _pos: event.position } };
-  try {
-    await collection.updateOne({ _id: id, _pos: { $not: { $gte: event.position } } }, guarded, {
-      upsert: options.upsert ?? true,
-    });
-  } catch (error) {
-    if (error instanceof DuplicateKeyError && '_id' in error.key) return;
-    throw error;
-  }
+  writer.write(
+    collection,
+    {
+      updateOne: {
+        filter: { _id: id, _pos: { $not: { $gte: event.position } } },
+        update: { ...update, $set: { ...set, _pos: event.position } },
+        upsert: options.upsert ?? true,
+      },
+    },
+    { duplicateIdMeansApplied: true },
+  );
 }

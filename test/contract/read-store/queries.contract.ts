@@ -106,6 +106,12 @@ export function describeQueryContract(fixture: ReadStoreFixture): void {
       });
     });
 
+    it('given a nested exclusion projection, when reading, then the stored document is unchanged', async () => {
+      const collection = await given();
+      await collection.find({ _id: 'a1' }, { projection: { 'owner.team': 0 } });
+      expect((await collection.findOne({ _id: 'a1' }))?.owner).toEqual(expect.objectContaining({ team: expect.anything() }));
+    });
+
     it('given documents, when findOne has a sort, then the first document in that order is returned', async () => {
       const collection = await given();
       expect((await collection.findOne({ status: 'active' }, { sort: { name: -1 } }))?._id).toBe('a5');

@@ -180,5 +180,24 @@ export function describeWriteContract(fixture: ReadStoreFixture): void {
       expect(bulkError.result.modifiedCount).toBe(1);
       expect(await collection.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', n: 1 }, { _id: 'b' }]);
     });
+
+    it('given a guarded upsert in an unordered bulk whose guard filters the document out, then it fails with a DuplicateKeyError on _id and the rest applies', async () => {
+      const collection = await fixture.givenCollection<User>('bulk-guard', [{ _id: 'a', n: 5 }]);
+      const error = await rejectionOf(
+        collection.bulkWrite(
+          [
+            { updateOne: { filter: { _id: 'a', n: { $lt: 3 } }, update: { $set: { n: 3 } }, upsert: true } },
+            { updateOne: { filter: { _id: 'b' }, update: { $set: { n: 1 } }, upsert: true } },
+          ],
+          { ordered: false },
+        ),
+      );
+      expect(error).toBeInstanceOf(BulkWriteError);
+      const [failure] = (error as BulkWriteError).writeErrors;
+      expect(failure.index).toBe(0);
+      expect(failure.error).toBeInstanceOf(DuplicateKeyError);
+      expect('_id' in (failure.error as DuplicateKeyError).key).toBe(true);
+      expect(await collection.find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'a', n: 5 }, { _id: 'b', n: 1 }]);
+    });
   });
 }

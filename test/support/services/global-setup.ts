@@ -14,12 +14,17 @@ type Starter = () => Promise<{ endpoint: string; service: RunningService }>;
 
 const STARTERS: Record<ServiceName, Starter> = {
   kafka: async () => {
-    const { startKafkaServer } = await import('./kafka-server');
+    // required lazily: a run with TEST_SERVICES=none never loads the launchers
+    const { startKafkaServer } = require('./kafka-server') as {
+      startKafkaServer(): Promise<RunningService & { brokers: string }>;
+    };
     const server = await startKafkaServer();
     return { endpoint: server.brokers, service: server };
   },
   mongo: async () => {
-    const { startMongoServer } = await import('./mongo-server');
+    const { startMongoServer } = require('./mongo-server') as {
+      startMongoServer(): Promise<RunningService & { url: string }>;
+    };
     const server = await startMongoServer();
     return { endpoint: server.url, service: server };
   },

@@ -1,4 +1,4 @@
-import { Context } from 'mingo/core';
+import { Context, ProcessingMode } from 'mingo/core';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import { Query } from 'mingo/query';
@@ -54,6 +54,8 @@ function usesPositionalPath(modifier: Update): boolean {
   );
 }
 
+const PROJECTING_QUERY_OPTIONS = { ...QUERY_OPTIONS, processingMode: ProcessingMode.CLONE_INPUT };
+
 const NOTHING_UPDATED: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
 
 /**
@@ -77,7 +79,10 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     this.observer.assertOpen();
-    const cursor = new Query(filter, QUERY_OPTIONS).find<Doc>(this.candidates(filter), options.projection ?? {});
+    const projection = options.projection ?? {};
+    // mingo applies an exclusion on a nested path to its input: give it copies then.
+    const queryOptions = Object.keys(projection).length > 0 ? PROJECTING_QUERY_OPTIONS : QUERY_OPTIONS;
+    const cursor = new Query(filter, queryOptions).find<Doc>(this.candidates(filter), projection);
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     // MongoDB reads limit 0 as "no limit"

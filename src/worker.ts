@@ -1,0 +1,33 @@
+/**
+ * `npm run worker`: a process that runs the background work only (projections,
+ * sagas, the integration-event relay) against the configured shared stores,
+ * so that HTTP nodes started with PROJECTIONS=off stay stateless. Several
+ * HTTP nodes can share one worker; read-your-writes on them waits on the
+ * worker's checkpoints.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig } from './config/config';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, 'worker'), {
+    logger: config.logLevel === 'silent' ? false : undefined,
+  });
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.init();
+  new Logger('Worker').log(`running projections, sagas and relay (node ${config.nodeId})`);
+}
+
+void main();
