@@ -183,7 +183,7 @@ function* generateEvents(total: number): Generator<Pending> {
  * the same tick share one transaction (group commit); each append carries the
  * stream's exact expected revision.
  */
-async function generate(store: SqliteEventStore, total: number, writeBatch: number): Promise<{ events: number; streams: number }> {
+export async function generate(store: SqliteEventStore, total: number, writeBatch: number): Promise<{ events: number; streams: number }> {
   const revisions = new Map<string, number>();
   const bar = progress('generate account events', total, 'events');
   let events = 0;
@@ -266,7 +266,7 @@ export async function runReplayBench(options: ReplayBenchOptions): Promise<Repla
 }
 
 /** Accounts in the log (registration events), to check the rebuilt read model against. */
-async function countUsers(store: SqliteEventStore, pageSize: number): Promise<number> {
+export async function countUsers(store: SqliteEventStore, pageSize: number): Promise<number> {
   let count = 0;
   let after = 0;
   for (;;) {

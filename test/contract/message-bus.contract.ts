@@ -111,6 +111,13 @@ export function describeMessageBusContract(
       expect(Date.parse(message.timestamp)).toBeGreaterThanOrEqual(before - 60_000);
     }, TEST_TIMEOUT_MS);
 
+    it('given a topic name Kafka would refuse, when publishing or subscribing, then every adapter refuses it', async () => {
+      await expect(bus().publish('no spaces allowed', [{ key: 'k', value: 1 }])).rejects.toThrow(/invalid topic name/);
+      await expect(bus().subscribe({ groupId: 'g-invalid', topics: ['a/b'] }, async () => undefined)).rejects.toThrow(
+        /invalid topic name/,
+      );
+    });
+
     it('given a published value, when the publisher mutates it afterwards, then consumers still see what was published', async () => {
       const topic = uniqueName('copy');
       const { received, handler } = recorder();

@@ -6,6 +6,7 @@
  * group receives each message at least once; messages with the same key are
  * handled in publish order, one at a time; the offset is committed only after
  * the handler resolved, so a handler that throws sees the message again.
+ * A publish that rejects may still have been delivered (at-least-once).
  */
 
 export type Headers = Record<string, string>;
@@ -50,3 +51,12 @@ export interface MessageBus {
 }
 
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
+
+/** Kafka's rule for topic names, enforced by every adapter: 1 to 249 of `[a-zA-Z0-9._-]`, not `.` or `..`. */
+const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
+
+export function assertTopicName(topic: string): void {
+  if (typeof topic !== 'string' || !TOPIC_NAME.test(topic) || topic === '.' || topic === '..') {
+    throw new TypeError(`invalid topic name ${JSON.stringify(topic)}: use 1 to 249 letters, digits, '.', '_' or '-'`);
+  }
+}

@@ -5,7 +5,9 @@
  * Revisions are 0-based per stream (the first event of a stream has revision 0).
  * Global positions are positive, strictly increasing numbers in commit order;
  * position 0 means "before the first event" and is where a new subscription
- * or checkpoint starts.
+ * or checkpoint starts. Positions are store-specific (EventStoreDB's are
+ * sparse log offsets): a checkpoint is only meaningful for the store that
+ * produced it. readAll without maxCount walks the whole log.
  */
 
 export type JsonObject = { [key: string]: unknown };
@@ -18,6 +20,10 @@ export const STREAM_EXISTS = 'stream_exists' as const;
 export const ANY = 'any' as const;
 
 export interface EventMetadata {
+  /**
+   * A fresh UUID per event. Re-appending a stored id is not portable: SQLite
+   * refuses it, EventStoreDB treats it as an idempotent retry. Never rely on either.
+   */
   eventId: string;
   correlationId: string;
   causationId: string | null;

@@ -15,7 +15,8 @@ export interface MavenArtifact {
   version: string;
 }
 
-export const SERVICES_CACHE = join(__dirname, '..', '..', '..', '.cache', 'services');
+/** TEST_SERVICES_CACHE overrides it (the bench runs these launchers from dist/, where __dirname is one level deeper). */
+export const SERVICES_CACHE = process.env.TEST_SERVICES_CACHE || join(__dirname, '..', '..', '..', '.cache', 'services');
 
 function pom(name: string, artifacts: MavenArtifact[]): string {
   const deps = artifacts

@@ -6,6 +6,7 @@ import {
   MessageHandler,
   OutgoingMessage,
   SubscribeOptions,
+  assertTopicName,
 } from '../message-bus.port';
 import { ConsumerGroup } from './consumer-group';
 import { GroupMember } from './group-member';
@@ -72,6 +73,7 @@ export class InProcessBus implements MessageBus {
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     this.assertOpen();
+    assertTopicName(topic);
     // Serialise the whole batch first: one bad value appends nothing, and the
     // caller may mutate its objects as soon as we return.
     const timestamp = new Date().toISOString();
@@ -88,6 +90,7 @@ export class InProcessBus implements MessageBus {
   async subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusSubscription> {
     this.assertOpen();
     if (options.topics.length === 0) throw new TypeError('subscribe needs at least one topic');
+    options.topics.forEach(assertTopicName);
     let group = this.groups.get(options.groupId);
     if (!group) {
       group = new ConsumerGroup(options.groupId, {

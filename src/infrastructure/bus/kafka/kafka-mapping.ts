@@ -6,16 +6,7 @@ import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import { logLevel as KafkaLogLevel } from 'kafkajs';
 import type { BusMessage, Headers, OutgoingMessage } from '../message-bus.port';
 
-/** Kafka's rule for topic names: 1 to 249 of `[a-zA-Z0-9._-]`, not `.` or `..`. */
-const TOPIC_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
-
-export function assertTopicName(topic: string): void {
-  if (typeof topic !== 'string' || !TOPIC_NAME.test(topic) || topic === '.' || topic === '..') {
-    throw new TypeError(
-      `invalid Kafka topic name ${JSON.stringify(topic)}: use 1 to 249 letters, digits, '.', '_' or '-'`,
-    );
-  }
-}
+export { assertTopicName } from '../message-bus.port';
 
 /** Copies headers, insisting on string values (the port's Headers type). */
 export function encodeHeaders(headers: Headers | undefined): Record<string, string> {
