@@ -7,20 +7,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './config/config';
+import { loadConfigOrExit } from './config/config';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const logger = new Logger('Main');

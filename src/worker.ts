@@ -9,19 +9,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { ConfigError, loadConfig } from './config/config';
+import { loadConfigOrExit } from './config/config';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, 'worker'), {
     logger: config.logLevel === 'silent' ? false : undefined,
   });

@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig } from '../config/config';
+import { loadConfigOrExit } from '../config/config';
 import { UpcasterRegistry } from '../infrastructure/eventsourcing/upcasters';
 import { createEventStore, createReadStore } from '../infrastructure/ports.factory';
 import { ProjectionRegistry } from '../infrastructure/projections/projection-registry';
@@ -14,7 +14,7 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { ALL_PROJECTIONS } from '../projections';
 
 async function main(names: string[]): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const registry = new ProjectionRegistry();
   registry.register(...ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();

@@ -3,10 +3,10 @@
  * kill it or send it signals.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { adapterEnv } from './adapters';
 import { request, waitUntil } from './app';
+import { freePort } from './free-port';
 
 export interface ServiceProcess {
   url: string;
@@ -15,16 +15,6 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const port = await freePort();

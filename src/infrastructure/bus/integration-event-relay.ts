@@ -9,8 +9,8 @@
  * Secrets never leave the node: data fields whose names end in `_hash` or
  * `_sha256`, or contain `password` or `secret`, are removed.
  */
-import { Logger } from '@nestjs/common';
-import { type EventStore, type RecordedEvent, streamCategory, type Subscription } from '../event-store/event-store.port';
+import { type EventStore, type RecordedEvent, streamCategory } from '../event-store/event-store.port';
+import { CheckpointedSubscription } from '../eventsourcing/checkpointed-subscription';
 import type { ReadStore } from '../read-store/read-store.port';
 import type { MessageBus, OutgoingMessage } from './message-bus.port';
 
@@ -60,52 +60,34 @@ export function toIntegrationMessage(event: RecordedEvent): OutgoingMessage {
 }
 
 export class IntegrationEventRelay {
-  private readonly logger = new Logger('IntegrationEvents');
-  private subscription: Subscription | null = null;
-  private position = 0;
-  private stopping = false;
+  private readonly subscription: CheckpointedSubscription;
 
-  constructor(
-    private readonly eventStore: EventStore,
-    private readonly readStore: ReadStore,
-    private readonly bus: MessageBus,
-    private readonly topicPrefix: string,
-  ) {}
+  constructor(eventStore: EventStore, readStore: ReadStore, bus: MessageBus, topicPrefix: string) {
+    this.subscription = new CheckpointedSubscription(
+      eventStore,
+      readStore,
+      INTEGRATION_CHECKPOINT,
+      async (events) => {
+        const byTopic = new Map<string, OutgoingMessage[]>();
+        for (const event of events) {
+          const topic = integrationTopic(topicPrefix, event.streamId);
+          byTopic.set(topic, [...(byTopic.get(topic) ?? []), toIntegrationMessage(event)]);
+        }
+        for (const [topic, messages] of byTopic) await bus.publish(topic, messages);
+      },
+      RETRY_DELAY_MS,
+    );
+  }
 
-  async start(): Promise<void> {
-    this.stopping = false;
-    this.position = (await this.readStore.getCheckpoint(INTEGRATION_CHECKPOINT)) ?? 0;
-    this.subscribe();
+  start(): Promise<void> {
+    return this.subscription.start();
+  }
+
+  stop(): Promise<void> {
+    return this.subscription.stop();
   }
 
   currentPosition(): number {
-    return this.position;
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const running = this.subscription;
-    this.subscription = null;
-    await running?.stop();
-  }
-
-  private subscribe(): void {
-    const subscription = this.eventStore.subscribeToAll({ fromPosition: this.position }, async (events) => {
-      const byTopic = new Map<string, OutgoingMessage[]>();
-      for (const event of events) {
-        const topic = integrationTopic(this.topicPrefix, event.streamId);
-        byTopic.set(topic, [...(byTopic.get(topic) ?? []), toIntegrationMessage(event)]);
-      }
-      for (const [topic, messages] of byTopic) await this.bus.publish(topic, messages);
-      this.position = events[events.length - 1].position;
-      await this.readStore.setCheckpoint(INTEGRATION_CHECKPOINT, this.position);
-    });
-    this.subscription = subscription;
-    subscription.done.catch((error: unknown) => {
-      this.logger.warn(`relay paused at ${this.position}: ${error instanceof Error ? error.message : error}; retrying`);
-      setTimeout(() => {
-        if (!this.stopping && this.subscription === subscription) this.subscribe();
-      }, RETRY_DELAY_MS).unref();
-    });
+    return this.subscription.currentPosition();
   }
 }

@@ -17,12 +17,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { fetchArtifacts, type MavenArtifact } from './maven';
+import { freePort } from '../free-port';
 
 const NAME = 'kafka-3.9.1';
 
@@ -57,17 +57,6 @@ export interface StartKafkaServerOptions {
 
 const STOP_GRACE_MS = 15_000;
 
-/** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A Kafka cluster id: 16 random bytes, base64url without padding (what `StorageTool random-uuid` prints). */
 export function randomClusterId(): string {
