@@ -181,7 +181,7 @@ function describeConsume(run: ConsumeRun, expected: number): string {
 }
 
 export async function runBusBench(options: BusBenchOptions): Promise<BusBenchResult> {
-  heading('5. Message bus: KafkaBus vs bare kafkajs (single-node Kafka 3.9.1, KRaft)');
+  heading('5. Message bus: KafkaBus vs bare kafkajs (single-node Kafka 3.9.1)');
   const N = options.messages;
   log(
     `  ${int(N)} messages (~${Buffer.byteLength(JSON.stringify(makeMessages(1, options.keys)[0].value))} B JSON values) keyed over ` +

@@ -102,7 +102,7 @@ function differences(a: Map<string, string>, b: Map<string, string>): number {
 }
 
 export async function runMongoProjectionBench(options: MongoProjectionBenchOptions): Promise<MongoProjectionBenchResult> {
-  heading('4. Projection throughput: MongoReadStore (mongo-java-server) vs EmbeddedReadStore');
+  heading('4. Projection rebuild into MongoDB (mongo-java-server) vs embedded store');
   log(`  note: ${MONGO_NOTE};`);
   log('  its figures say how the adapter fares against that server, not what a real mongod sustains.');
 

@@ -84,5 +84,7 @@ export async function stopServers(): Promise<void> {
 export function describeFailure(error: unknown): { reason: string; detail: string[] } {
   const text = error instanceof Error ? error.message : String(error);
   const [first, ...rest] = text.split('\n');
-  return { reason: first.trim() || 'unknown error', detail: rest.filter((line) => line.trim() !== '') };
+  // the launchers end their first line with "; output:" before the server's output tail
+  const reason = first.trim().replace(/[;:,]?\s*output:$/, '');
+  return { reason: reason || 'unknown error', detail: rest.filter((line) => line.trim() !== '' && line.trim() !== '(no output)') };
 }
