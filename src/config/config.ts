@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ConfigError } from './config-error';
+import { type ContestConfig, loadContestConfig } from './contest.config';
 
 export type EventStoreKind = 'sqlite' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
@@ -60,14 +62,11 @@ export interface AppConfig {
   passwordHashMemoryKib: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
   version: string;
+  /** the hive contest's window (SVC_CONTEST_START / SVC_CONTEST_END) */
+  contest: ContestConfig;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
-    super(`Invalid environment variable ${variable}: ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -213,6 +212,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     passwordHashMemoryKib: integer(env, 'PASSWORD_HASH_MEMORY_KIB', 19456, 1024, 1024 * 1024),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose', 'silent'] as const, 'log'),
     version: raw(env, 'SVC_VERSION') ?? packageVersion(),
+    contest: loadContestConfig(env, new Date()),
   };
 }
 

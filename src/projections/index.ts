@@ -2,6 +2,7 @@
 import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
 import { accountStatsProjection } from './account-stats.projection';
 import { apiKeysProjection } from './api-keys.projection';
+import { contestLeaderboardProjection } from './contest-leaderboard.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
 import { usersProjection } from './users.projection';
 
@@ -10,4 +11,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   revokedTokensProjection,
   apiKeysProjection,
   accountStatsProjection,
+  contestLeaderboardProjection,
 ];

@@ -1,0 +1,33 @@
+/** Hive contest: entries, scoring events, spark wallets, leaderboards. */
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
+import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
+import { contestLeaderboardProjection } from '../../projections/contest-leaderboard.projection';
+import { ContestScoringSaga } from '../../sagas/contest-scoring.saga';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { AwardSparkHandler, JoinContestHandler, ReportScoringEventHandler } from './commands/handlers';
+import { ContestController } from './contest.controller';
+import { ContestQueries } from './contest.queries';
+
+@Module({
+  imports: [CommonModule, AccountsModule],
+  controllers: [ContestController],
+  providers: [
+    { provide: CONTEST_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig): ContestConfig => config.contest },
+    ContestQueries,
+    JoinContestHandler,
+    ReportScoringEventHandler,
+    AwardSparkHandler,
+    ContestScoringSaga,
+  ],
+  exports: [ContestQueries, CONTEST_CONFIG],
+})
+export class ContestModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.projections.register(contestLeaderboardProjection);
+  }
+}

@@ -1,0 +1,89 @@
+import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
+import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import {
+  CONTEST_TRACK_SCORES,
+  CONTEST_WALLETS,
+  contestLeaderboardProjection as projection,
+} from './contest-leaderboard.projection';
+
+async function apply(store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> {
+  const writer = new BatchedProjectionWriter(store);
+  for (const event of events) await projection.apply(event, writer);
+  await writer.flush();
+}
+
+let position = 0;
+function recorded(type: string, data: Record<string, unknown>): RecordedEvent {
+  position += 1;
+  return {
+    streamId: `x-${position}`,
+    type,
+    revision: 0,
+    position,
+    data: data as RecordedEvent['data'],
+    recordedAt: '2026-04-10T00:00:00.000Z',
+    metadata: { eventId: `e${position}`, correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: '2026-04-10T00:00:00.000Z', schemaVersion: 1 },
+  };
+}
+const registered = (id: string, username: string) =>
+  recorded('UserRegistered', { user_id: id, username, email: `${username}@x.io`, display_name: `D ${username}`, role: 'user', user_type: 'human', password_hash: 'h', registered_at: 't' });
+const awarded = (id: string, tracks: Record<string, number>, at: string, source: string) =>
+  recorded('SparkAwarded', {
+    user_id: id,
+    amount: Object.values(tracks).reduce((a, b) => a + b, 0),
+    tracks,
+    source_type: 'x',
+    source_id: source,
+    reason: 'x',
+    awarded_at: at,
+  });
+
+describe('contestLeaderboard projection', () => {
+  it('given registrations, a join and awards, then wallets and track scores carry names, sums and reach times', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    const joined = recorded('ContestJoined', { user_id: 'u1', track: 'digital', joined_at: '2026-04-01T00:00:00Z' });
+    await apply(
+      store,
+      registered('u1', 'alice'),
+      registered('u2', 'bob'),
+      joined,
+      awarded('u1', { digital: 1 }, '2026-04-01T00:00:00Z', 's0'),
+      awarded('u1', { digital: 25, human_wellness: 15 }, '2026-04-02T00:00:00Z', 's1'),
+    );
+    expect(await store.collection(CONTEST_WALLETS).findOne({ _id: 'u1' })).toMatchObject({
+      user_id: 'u1',
+      username: 'alice',
+      display_name: 'D alice',
+      season_spark: 41,
+      season_pulse: 0,
+      awards: 2,
+      tracks: { digital: 26, human_wellness: 15 },
+      joined_track: 'digital',
+      reached_at: '2026-04-02T00:00:00Z',
+    });
+    expect(await store.collection(CONTEST_WALLETS).findOne({ _id: 'u2' })).toBeNull();
+    expect(await store.collection(CONTEST_TRACK_SCORES).find({}, { sort: { _id: 1 } })).toEqual([
+      expect.objectContaining({ _id: 'digital:u1', track: 'digital', score: 26, username: 'alice' }),
+      expect.objectContaining({ _id: 'human_wellness:u1', track: 'human_wellness', score: 15 }),
+    ]);
+  });
+
+  it('given the same events redelivered, then nothing is counted twice', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    const reg = registered('u3', 'carol');
+    const award = awarded('u3', { embodied: 75 }, '2026-04-03T00:00:00Z', 's2');
+    await apply(store, reg, award);
+    await apply(store, reg, award);
+    await apply(store, award);
+    expect(await store.collection(CONTEST_WALLETS).findOne({ _id: 'u3' })).toMatchObject({ season_spark: 75, awards: 1 });
+    expect(await store.collection(CONTEST_TRACK_SCORES).findOne({ _id: 'embodied:u3' })).toMatchObject({ score: 75 });
+  });
+
+  it('given an award before the account is known, then the names arrive with the registration', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    await apply(store, awarded('u4', { digital: 50 }, '2026-04-04T00:00:00Z', 's3'), registered('u4', 'dave'));
+    expect(await store.collection(CONTEST_WALLETS).findOne({ _id: 'u4' })).toMatchObject({ username: 'dave', season_spark: 50 });
+    expect(await store.collection(CONTEST_TRACK_SCORES).findOne({ _id: 'digital:u4' })).toMatchObject({ username: 'dave' });
+  });
+});
