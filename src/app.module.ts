@@ -3,6 +3,7 @@ import type { AppConfig } from './config/config';
 import type { ProcessRole } from './infrastructure/process-role';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { ComputeModule } from './modules/compute/compute.module';
 import { ContestModule } from './modules/contest/contest.module';
 import { HealthModule } from './modules/health/health.module';
 
@@ -11,7 +12,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule],
+      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule],
     };
   }
 }

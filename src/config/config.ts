@@ -7,12 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
+import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
+import { resolveNodeId } from './node-identity';
+import { NODE_TIERS, type NodeTier } from './node-tier';
+
+export type { NodeTier };
 
 export type EventStoreKind = 'sqlite' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
 export type BusKind = 'in-process' | 'kafka';
-export type NodeTier = 'flat' | 'regional' | 'central';
 /**
  * inline: this process runs the projections, sagas and the integration-event
  * relay; off: a separate `npm run worker` process does (READ_STORE=mongodb),
@@ -64,6 +68,8 @@ export interface AppConfig {
   version: string;
   /** the hive contest's window (SVC_CONTEST_START / SVC_CONTEST_END) */
   contest: ContestConfig;
+  /** compute settings forced by the environment (SVC_<FIELD>) */
+  compute: ComputeOverrides;
 }
 
 export { ConfigError };
@@ -104,15 +110,6 @@ function jwtSecret(env: Env): string | null {
   const value = raw(env, 'JWT_SECRET');
   if (value === undefined) return null;
   if (value.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
-  return value;
-}
-
-function nodeId(env: Env): string {
-  const value = raw(env, 'NODE_ID');
-  if (value === undefined) return `node-${randomUUID().slice(0, 8)}`;
-  if (!/^[A-Za-z0-9_.:-]{1,128}$/.test(value)) {
-    throw new ConfigError('NODE_ID', `expected 1..128 of letters, digits, _ . : -, got '${value}'`);
-  }
   return value;
 }
 
@@ -184,7 +181,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const eventStore = oneOf(env, 'EVENT_STORE', ['sqlite', 'eventstoredb'] as const, 'sqlite');
   const readStore = oneOf(env, 'READ_STORE', ['embedded', 'mongodb'] as const, 'embedded');
   const bus = oneOf(env, 'BUS', ['in-process', 'kafka'] as const, 'in-process');
-  const id = nodeId(env);
+  const dataDir = resolve(raw(env, 'DATA_DIR') ?? './data');
+  const id = resolveNodeId(env, dataDir);
+  const nodeTier = oneOf(env, 'SVC_NODE_TIER', NODE_TIERS, 'flat');
   const projections = oneOf(env, 'PROJECTIONS', ['inline', 'off'] as const, 'inline');
   if (projections === 'off' && readStore === 'embedded') {
     throw new ConfigError('PROJECTIONS', 'off needs a shared read store (READ_STORE=mongodb): embedded read models live in one process');
@@ -192,7 +191,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return {
     port: integer(env, 'PORT', 6777, 0, 65535),
     host: raw(env, 'HOST') ?? '0.0.0.0',
-    dataDir: resolve(raw(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     eventStore,
     readStore,
     bus,
@@ -202,7 +201,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     projections,
     integrationEvents: flag(env, 'INTEGRATION_EVENTS', bus === 'kafka'),
     nodeId: id,
-    nodeTier: oneOf(env, 'SVC_NODE_TIER', ['flat', 'regional', 'central'] as const, 'flat'),
+    nodeTier,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
@@ -213,6 +212,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose', 'silent'] as const, 'log'),
     version: raw(env, 'SVC_VERSION') ?? packageVersion(),
     contest: loadContestConfig(env, new Date()),
+    compute: loadComputeOverrides(env, nodeTier),
   };
 }
 

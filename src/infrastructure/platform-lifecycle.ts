@@ -15,6 +15,8 @@ import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { ProjectionRunner } from './projections/projection-runner';
 import { SagaEventForwarder } from './sagas/saga-event-forwarder';
 
+const BUS_CLOSE_TIMEOUT_MS = 3000;
+
 @Injectable()
 export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Platform');
@@ -72,10 +74,28 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     await this.relay.stop();
     await this.sagas.stop();
     await this.projections.stop();
-    await this.bus.close();
+    // A bus that is down or mid-rebalance must not hold the node's shutdown:
+    // what it did not deliver is still in the event store (the outbox).
+    await this.boundedClose('bus', this.bus.close(), BUS_CLOSE_TIMEOUT_MS);
     await this.readStore.close();
     await this.eventStore.close();
     this.logger.log('stores closed');
+  }
+
+  private async boundedClose(what: string, closing: Promise<void>, timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const closed = closing.then(
+      () => 'closed' as const,
+      (error: unknown) => {
+        this.logger.warn(`${what} failed to close: ${error instanceof Error ? error.message : String(error)}; going on`);
+        return 'failed' as const;
+      },
+    );
+    const outcome = await Promise.race([closed, timedOut]).finally(() => clearTimeout(timer));
+    if (outcome === 'timeout') this.logger.warn(`${what} did not close within ${timeoutMs} ms; going on`);
   }
 
   private async catchUpThenReady(): Promise<void> {

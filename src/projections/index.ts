@@ -2,7 +2,12 @@
 import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
 import { accountStatsProjection } from './account-stats.projection';
 import { apiKeysProjection } from './api-keys.projection';
+import { computeEscrowsProjection } from './compute-escrows.projection';
+import { computeProviderProjection } from './compute-provider.projection';
+import { computeSettingsProjection } from './compute-settings.projection';
 import { contestLeaderboardProjection } from './contest-leaderboard.projection';
+import { revenueProjection } from './revenue.projection';
+import { tradingProjection } from './trading.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
 import { usersProjection } from './users.projection';
 
@@ -12,4 +17,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   apiKeysProjection,
   accountStatsProjection,
   contestLeaderboardProjection,
+  computeSettingsProjection,
+  computeProviderProjection,
+  revenueProjection,
+  tradingProjection,
+  computeEscrowsProjection,
 ];

@@ -67,7 +67,9 @@ describe('crash recovery', () => {
       expect(stats.body.data.logins).toBe(loginsInLog);
     } finally {
       second.child.kill('SIGTERM');
-      expect(await second.exited).toBe(0);
+      const code = await second.exited;
+      if (code !== 0) process.stderr.write(second.output()); // the service log explains a failed shutdown
+      expect(code).toBe(0);
     }
   });
 });

@@ -7,6 +7,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domain-error';
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
+import { RawBodyError } from './raw-body-error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -25,7 +26,8 @@ export interface ErrorBody {
 }
 
 /** Status and body for any thrown value. */
-export function describeError(error: unknown): { status: number; body: ErrorBody } {
+export function describeError(error: unknown): { status: number; body: ErrorBody | Record<string, unknown> } {
+  if (error instanceof RawBodyError) return { status: error.status, body: error.body };
   if (error instanceof DomainError) {
     return { status: STATUS_BY_KIND[error.kind], body: { success: false, error: error.message } };
   }

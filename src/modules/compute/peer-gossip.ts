@@ -1,0 +1,166 @@
+/**
+ * Gossip of the peer node record (SPEC §2.4: cause_alignment and
+ * electricity_rate_kwh are gossiped to peers).
+ *
+ * - Relay: a checkpointed subscription (`computePeerGossip`) to this node's
+ *   event store publishes each `PeerNodeRecordUpdated` / `ComputeProviderJoined`
+ *   of this node to the topic `<KAFKA_TOPIC_PREFIX>.compute.peer-nodes`, keyed
+ *   by node id, with the effective values (environment > stored > default).
+ *   The checkpoint moves only after the bus accepted the batch: an outage
+ *   delays gossip, never a request.
+ * - Listener: a consumer group per node (`compute-peer-gossip-<nodeId>`), so
+ *   every node gets every message, records what peers said in the read model
+ *   `peer_nodes` (messages from itself are ignored). Each message carries the
+ *   origin's log position; an older or repeated message changes nothing.
+ *
+ * Both run where the background work runs (PROJECTIONS=inline or the worker).
+ */
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { COMPUTE_DEFAULTS, type PeerSettings } from '../../aggregates/node-compute/compute-fields';
+import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { CheckpointedSubscription } from '../../infrastructure/eventsourcing/checkpointed-subscription';
+import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
+import { type Doc, DuplicateKeyError, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+
+export const PEER_NODES = 'peer_nodes';
+export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
+const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
+
+export interface PeerGossipMessage {
+  node_id: string;
+  node_tier: string;
+  cause_alignment: string;
+  electricity_rate_kwh: number;
+  /** true once the node joined as a provider; absent when this message does not say */
+  joined?: boolean;
+  event_type: string;
+  /** the origin node's global log position of the event: orders messages per node */
+  position: number;
+  occurred_at: string;
+}
+
+export interface PeerNodeDoc extends Doc {
+  node_tier?: string;
+  cause_alignment?: string;
+  electricity_rate_kwh?: number;
+  joined?: boolean;
+  origin_position?: number;
+  last_seen_at?: string;
+}
+
+export function peerGossipTopic(topicPrefix: string): string {
+  return `${topicPrefix}.compute.peer-nodes`;
+}
+
+/** The gossip message for one of this node's recorded events, with the effective peer values. */
+export function toGossipMessage(event: RecordedEvent, overrides: ComputeOverrides): PeerGossipMessage {
+  const data = event.data as { node_id: string; node_tier: string; record?: Partial<PeerSettings> };
+  const record = data.record ?? {};
+  const message: PeerGossipMessage = {
+    node_id: data.node_id,
+    node_tier: data.node_tier,
+    cause_alignment: overrides.cause_alignment ?? record.cause_alignment ?? COMPUTE_DEFAULTS.cause_alignment,
+    electricity_rate_kwh: overrides.electricity_rate_kwh ?? record.electricity_rate_kwh ?? COMPUTE_DEFAULTS.electricity_rate_kwh,
+    event_type: event.type,
+    position: event.position,
+    occurred_at: event.metadata.occurredAt,
+  };
+  if (event.type === 'ComputeProviderJoined') message.joined = true;
+  return message;
+}
+
+function isGossipMessage(value: unknown): value is PeerGossipMessage {
+  const m = value as Partial<PeerGossipMessage> | null;
+  return (
+    !!m &&
+    typeof m.node_id === 'string' &&
+    /^[A-Za-z0-9_.:-]{1,128}$/.test(m.node_id) &&
+    typeof m.position === 'number' &&
+    typeof m.cause_alignment === 'string' &&
+    typeof m.electricity_rate_kwh === 'number'
+  );
+}
+
+@Injectable()
+export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('PeerGossip');
+  private relay: CheckpointedSubscription | null = null;
+  private listener: BusSubscription | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly lifecycle: PlatformLifecycle,
+  ) {}
+
+  get topic(): string {
+    return peerGossipTopic(this.config.kafka?.topicPrefix ?? 'svc.events');
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.lifecycle.runsBackgroundWork()) return;
+    this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, PEER_GOSSIP_CHECKPOINT, (events) => this.publish(events), 1000);
+    await this.relay.start();
+    // Joining a consumer group can take a while (and the bus may be down): never hold up the start.
+    void this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    await this.relay?.stop();
+    await this.listener?.stop().catch(() => undefined);
+  }
+
+  /** Applies one peer's message to `peer_nodes`; exported behaviour for tests. */
+  async record(message: unknown): Promise<void> {
+    if (!isGossipMessage(message) || message.node_id === this.config.nodeId) return;
+    const set: Record<string, unknown> = {
+      node_tier: typeof message.node_tier === 'string' ? message.node_tier : 'flat',
+      cause_alignment: message.cause_alignment,
+      electricity_rate_kwh: message.electricity_rate_kwh,
+      origin_position: message.position,
+      last_seen_at: new Date().toISOString(),
+    };
+    if (message.joined === true) set.joined = true;
+    try {
+      await this.readStore
+        .collection<PeerNodeDoc>(PEER_NODES)
+        .updateOne({ _id: message.node_id, origin_position: { $not: { $gte: message.position } } }, { $set: set }, { upsert: true });
+    } catch (error) {
+      // the document exists with a newer or equal position: already applied
+      if (!(error instanceof DuplicateKeyError) && (error as { code?: number }).code !== 11000) throw error;
+    }
+  }
+
+  private async publish(events: RecordedEvent[]): Promise<void> {
+    const messages = events
+      .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
+      .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { 'event-type': e.type, 'node-id': this.config.nodeId } }));
+    if (messages.length > 0) await this.bus.publish(this.topic, messages);
+  }
+
+  private async listen(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const subscription = await this.bus.subscribe(
+          { groupId: `compute-peer-gossip-${this.config.nodeId}`, topics: [this.topic], fromBeginning: true },
+          (message: BusMessage) => this.record(message.value),
+        );
+        if (this.stopped) await subscription.stop();
+        else this.listener = subscription;
+        return;
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`cannot subscribe to ${this.topic}: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      }
+    }
+  }
+}
