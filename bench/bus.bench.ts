@@ -302,7 +302,7 @@ export async function runBusBench(options: BusBenchOptions): Promise<BusBenchRes
       await subscription.stop();
     }
     const busConsume = busTracker.result();
-    log(`  KafkaBus consume (1 group, handler awaited, commit after each message): ${describeConsume(busConsume, N)}`);
+    log(`  KafkaBus consume (1 group, handler awaited, offsets committed in batches after handling): ${describeConsume(busConsume, N)}`);
 
     // context: a bare kafkajs consumer on the same topic, committing per fetched batch
     let bareConsume: ConsumeRun | null = null;

@@ -1,9 +1,11 @@
 /**
  * The Kafka adapter's pure parts, without a broker. Its behaviour against a
  * real broker is the shared contract (test/contract/message-bus.kafka.spec.ts)
- * plus a broker crash (test/contract/message-bus.kafka-recovery.spec.ts).
+ * plus a broker crash (test/contract/message-bus.kafka-recovery.spec.ts);
+ * its offset commits, which the port leaves to the adapter, are at the end.
  */
 import {
+  Kafka,
   KafkaJSConnectionError,
   KafkaJSError,
   KafkaJSNonRetriableError,
@@ -72,6 +74,18 @@ describe('Kafka mapping', () => {
         headers: { 'correlation-id': 'c-1' },
         timestamp: '2026-01-02T03:04:05.678Z',
       });
+    });
+
+    it('given messages with alternating timestamps, when decoded, then each gets its own time', () => {
+      const at = (millis: number) => decodeMessage('t', 0, kafkaMessage({ timestamp: String(millis) })).timestamp;
+      expect([at(0), at(1000), at(1000), at(0)]).toEqual([
+        '1970-01-01T00:00:00.000Z',
+        '1970-01-01T00:00:01.000Z',
+        '1970-01-01T00:00:01.000Z',
+        '1970-01-01T00:00:00.000Z',
+      ]);
+      const before = Date.now();
+      expect(Date.parse(decodeMessage('t', 0, kafkaMessage({ timestamp: '-1' })).timestamp)).toBeGreaterThanOrEqual(before);
     });
 
     it('given a null key and value (a tombstone), when decoded, then the key is empty and the value null', () => {
@@ -145,6 +159,8 @@ describe('KafkaBus without a broker', () => {
     expect(() => new KafkaBus({ brokers: [] })).toThrow('at least one broker');
     expect(() => new KafkaBus({ ...options, partitions: 0 })).toThrow(RangeError);
     expect(() => new KafkaBus({ ...options, replicationFactor: 1.5 })).toThrow(RangeError);
+    expect(() => new KafkaBus({ ...options, commitThreshold: 0 })).toThrow('commitThreshold must be a positive integer');
+    expect(() => new KafkaBus({ ...options, commitIntervalMs: -1 })).toThrow('commitIntervalMs must be a positive integer');
   });
 
   it('given an invalid topic or value, when published, then it fails before any network traffic', async () => {
@@ -176,4 +192,143 @@ describe('KafkaBus without a broker', () => {
     expect(elapsed).toBeLessThan(6000); // the attempt under way is abandoned at the deadline, not waited for
     await bus.close();
   }, 30_000);
+});
+
+/**
+ * Offset commits against the run's shared broker (jest global setup, when
+ * TEST_SERVICES includes kafka): handled offsets are committed in batches,
+ * never ahead of the handler, and all of them by the time stop() resolves.
+ * One partition per topic, so "committed offset" is "messages handled".
+ */
+const brokers = process.env.TEST_KAFKA_BROKERS;
+(brokers ? describe : describe.skip)('KafkaBus offset commits (real broker)', () => {
+  const runId = Math.random().toString(36).slice(2, 8);
+  let counter = 0;
+  const unique = (label: string) => `${label}-${runId}-${++counter}`;
+  const admin = new Kafka({ brokers: brokers ? brokers.split(',') : [], logLevel: logLevel.NOTHING }).admin();
+  let bus: KafkaBus;
+
+  const committed = async (groupId: string, topic: string): Promise<number> => {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return Number(offsets.partitions[0].offset); // -1 when nothing was committed
+  };
+  const eventually = async (what: string, condition: () => boolean | Promise<boolean>, deadlineMs = 30_000) => {
+    const deadline = Date.now() + deadlineMs;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const gate = () => {
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+  const publish = (topic: string, count: number) =>
+    bus.publish(topic, Array.from({ length: count }, (_, n) => ({ key: `k${n % 7}`, value: { n } })));
+  const n = (message: { value: unknown }) => (message.value as { n: number }).n;
+
+  beforeAll(() => admin.connect());
+  afterAll(() => admin.disconnect());
+  beforeEach(() => {
+    bus = new KafkaBus({
+      brokers: brokers!.split(','),
+      clientId: 'kafka-bus-commits',
+      partitions: 1,
+      commitThreshold: 500,
+      commitIntervalMs: 60_000, // only the threshold and the batch ends commit here
+      retryDelayMs: 1500,
+      onHandlerError: () => undefined,
+    });
+  });
+  afterEach(() => bus.close());
+
+  it('given a long batch, when it is being handled, then handled offsets are committed along the way and never ahead of the handler', async () => {
+    const topic = unique('commit-threshold');
+    const groupId = unique('g');
+    await publish(topic, 2000);
+    const blocked = gate();
+    let reached = false;
+    const handled: number[] = [];
+    await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
+      if (n(message) === 1200) {
+        reached = true;
+        await blocked.opened;
+      }
+      handled.push(n(message));
+    });
+    try {
+      await eventually('message 1200 is in its handler', () => reached);
+      const offset = await committed(groupId, topic);
+      // 0..1199 were handled; fewer than the threshold may await their commit
+      expect(offset).toBeGreaterThan(1200 - 500);
+      expect(offset).toBeLessThanOrEqual(1200);
+    } finally {
+      blocked.open(); // also when an expectation failed: close() waits for the handler
+    }
+    await eventually('all were handled', () => handled.length === 2000);
+    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000);
+    expect(handled).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+  }, 60_000);
+
+  it('given stop() while a batch is being handled, then it resolves once the handled offsets are committed, and the group resumes right after them', async () => {
+    const topic = unique('commit-stop');
+    const groupId = unique('g');
+    await publish(topic, 2000);
+    const blocked = gate();
+    let reached = false;
+    const first: number[] = [];
+    const subscription = await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
+      if (n(message) === 777) {
+        reached = true;
+        await blocked.opened;
+      }
+      first.push(n(message));
+    });
+    let stopped = false;
+    try {
+      await eventually('message 777 is in its handler', () => reached);
+      const stopping = subscription.stop().then(() => (stopped = true));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(stopped).toBe(false); // the handler in flight is waited for
+      blocked.open();
+      await stopping;
+    } finally {
+      blocked.open();
+    }
+    expect(first).toEqual(Array.from({ length: 778 }, (_, i) => i)); // nothing after stop()
+    expect(await committed(groupId, topic)).toBe(778); // every handled offset, at once
+
+    const second: number[] = [];
+    await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
+      second.push(n(message));
+    });
+    await eventually('the rest was handled', () => second.length >= 2000 - 778);
+    expect(second).toEqual(Array.from({ length: 2000 - 778 }, (_, i) => 778 + i));
+  }, 60_000);
+
+  it('given a handler that throws deep inside a batch, then what came before is committed and the failed message comes again before the rest', async () => {
+    const topic = unique('commit-retry');
+    const groupId = unique('g');
+    await publish(topic, 2000);
+    const handled: number[] = [];
+    let failures = 0;
+    let failedAt = 0;
+    await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
+      if (n(message) === 1234 && failures === 0) {
+        failures++;
+        failedAt = Date.now();
+        throw new Error('transient');
+      }
+      handled.push(n(message));
+    });
+    await eventually('the failure happened', () => failures === 1);
+    // during the retry pause (1.5 s): everything before the failed message is committed, nothing after
+    await eventually('0..1233 were committed', async () => (await committed(groupId, topic)) === 1234, 1000);
+    expect(Date.now() - failedAt).toBeLessThan(1500);
+    expect(handled).toEqual(Array.from({ length: 1234 }, (_, i) => i));
+    await eventually('all were handled', () => handled.length >= 2000);
+    expect(handled).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000);
+  }, 60_000);
 });

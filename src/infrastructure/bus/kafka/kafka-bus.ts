@@ -45,6 +45,14 @@ export interface KafkaBusOptions {
    * broker outage makes that take long.
    */
   stopTimeoutMs?: number;
+  /**
+   * Handled offsets are committed in batches: at the end of every fetched
+   * batch, on stop() and on a rebalance, and within a long batch once this
+   * many handled offsets await their commit (default 500) ...
+   */
+  commitThreshold?: number;
+  /** ... or this long after the previous commit (default 250 ms). A crash redelivers at most that much. */
+  commitIntervalMs?: number;
   /** told about every handler failure before the retry (default: console.warn) */
   onHandlerError?: (error: unknown, message: BusMessage) => void;
   /** told about failures outside a handler, such as a consumer that gave up (default: console.error) */
@@ -99,6 +107,8 @@ export class KafkaBus implements MessageBus {
   private readonly publishTimeoutMs: number;
   private readonly subscribeTimeoutMs: number;
   private readonly idempotent: boolean;
+  private readonly commitThreshold: number;
+  private readonly commitIntervalMs: number;
   private readonly subscriptions = new Set<KafkaSubscription>();
   private readonly topicsReady = new Map<string, Promise<void>>();
   private producerState: { producer: Producer; ready: Promise<Producer> } | null = null;
@@ -115,7 +125,14 @@ export class KafkaBus implements MessageBus {
     this.publishTimeoutMs = options.publishTimeoutMs ?? 30_000;
     this.subscribeTimeoutMs = options.subscribeTimeoutMs ?? 60_000;
     this.idempotent = options.idempotent ?? true;
-    for (const [name, value] of Object.entries({ partitions: this.partitions, replicationFactor: this.replicationFactor })) {
+    this.commitThreshold = options.commitThreshold ?? 500;
+    this.commitIntervalMs = options.commitIntervalMs ?? 250;
+    for (const [name, value] of Object.entries({
+      partitions: this.partitions,
+      replicationFactor: this.replicationFactor,
+      commitThreshold: this.commitThreshold,
+      commitIntervalMs: this.commitIntervalMs,
+    })) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer (got ${value})`);
     }
     const client = (retry: RetryOptions) =>
@@ -178,6 +195,8 @@ export class KafkaBus implements MessageBus {
       onHandlerError: this.options.onHandlerError ?? warnHandlerError,
       onError: this.options.onError ?? logError,
       stopTimeoutMs: this.options.stopTimeoutMs ?? 10_000,
+      commitIntervalMs: this.commitIntervalMs,
+      commitThreshold: this.commitThreshold,
       onStopped: () => this.subscriptions.delete(subscription!),
     });
     const joined = subscription;

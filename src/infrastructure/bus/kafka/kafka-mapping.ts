@@ -48,7 +48,6 @@ export function encodeMessages(messages: OutgoingMessage[]): Message[] {
 
 /** A consumed kafkajs message as the port's BusMessage. */
 export function decodeMessage(topic: string, partition: number, message: KafkaMessage): BusMessage {
-  const millis = Number(message.timestamp);
   return {
     topic,
     partition,
@@ -56,8 +55,21 @@ export function decodeMessage(topic: string, partition: number, message: KafkaMe
     key: message.key === null ? '' : message.key.toString('utf8'),
     value: decodeValue(message.value),
     headers: decodeHeaders(message.headers),
-    timestamp: new Date(Number.isFinite(millis) && millis >= 0 ? millis : Date.now()).toISOString(),
+    timestamp: isoTimestamp(message.timestamp),
   };
+}
+
+// The messages of one record batch share their LogAppendTime: format it once.
+let lastTimestamp = '';
+let lastIso = '';
+
+function isoTimestamp(timestamp: string): string {
+  if (timestamp === lastTimestamp) return lastIso;
+  const millis = Number(timestamp);
+  if (!(Number.isFinite(millis) && millis >= 0)) return new Date().toISOString();
+  lastIso = new Date(millis).toISOString();
+  lastTimestamp = timestamp;
+  return lastIso;
 }
 
 function decodeValue(value: Buffer | null): unknown {

@@ -4,15 +4,33 @@
  * Delivery (the port's semantics):
  * - messages of a partition are handed over one at a time, in offset order
  *   (one partition at a time per consumer; a key always maps to one partition);
- * - the offset is committed right after the handler resolved, never before,
- *   so a crash or a rebalance redelivers at most the message in flight;
+ * - an offset is committed only after its message's handler resolved, never
+ *   before; handled offsets are committed in batches (see "Commits" below),
+ *   so a crash redelivers at most the handled-but-uncommitted tail;
  * - a handler that throws pauses its partition and sees the same message
  *   again after a delay that doubles up to a limit; the partition's later
  *   messages wait, other partitions go on.
+ *
+ * Commits: each handled message's offset is resolved (kafkajs's
+ * resolveOffset; eachBatchAutoResolve is off, so nothing unhandled is ever
+ * resolved), and what was resolved is committed:
+ * - within a batch, once `commitThreshold` messages were handled since the
+ *   last commit or `commitIntervalMs` passed, whichever comes first (counted
+ *   here: kafkajs's own threshold check recounts every partition's offsets
+ *   after each message, which costs as much as the rest of the loop);
+ * - at the end of every fetched batch (kafkajs's autoCommit), including one
+ *   cut short by a failing handler, a seek, or stop(): an idle partition
+ *   never keeps handled offsets uncommitted, and stop() returns after that
+ *   commit;
+ * - when a heartbeat learns of a rebalance (kafkajs's autoCommit commits
+ *   before it rejoins), so the next owner of a partition starts after what
+ *   was handled.
+ * One offset commit per batch instead of one per message is what lets the
+ * consumer keep up with the broker.
  */
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { BusMessage, BusSubscription, MessageHandler, SubscribeOptions } from '../message-bus.port';
-import { decodeMessage, nextOffset } from './kafka-mapping';
+import { decodeMessage } from './kafka-mapping';
 
 export interface KafkaSubscriptionSettings {
   /** first pause before a failed message is handed over again */
@@ -27,6 +45,10 @@ export interface KafkaSubscriptionSettings {
    * makes that slow; kafkajs then finishes in the background.
    */
   stopTimeoutMs: number;
+  /** within a batch, commit handled offsets at least this often (ms) */
+  commitIntervalMs: number;
+  /** within a batch, commit once this many handled offsets await their commit */
+  commitThreshold: number;
   /** called once stop() is done */
   onStopped?: () => void;
 }
@@ -40,6 +62,8 @@ interface FailingMessage {
 function stoppedError(): Error {
   return Object.assign(new Error('KafkaBus subscription was stopped'), { retriable: false });
 }
+
+const settled = (): void => undefined;
 
 export class KafkaSubscription implements BusSubscription {
   private stopped = false;
@@ -99,7 +123,10 @@ export class KafkaSubscription implements BusSubscription {
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: this.options.topics, fromBeginning: this.options.fromBeginning === true });
       await this.consumer.run({
-        autoCommit: false,
+        // kafkajs commits the resolved offsets (handled messages only) at the
+        // end of each batch and on a rebalance; within a batch eachBatch
+        // commits by itself (see "Commits" above)
+        autoCommit: true,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: 1,
         eachBatch: (payload) => this.eachBatch(payload),
@@ -129,8 +156,8 @@ export class KafkaSubscription implements BusSubscription {
       for (const timer of this.retryTimers) clearTimeout(timer);
       this.retryTimers.clear();
       // kafkajs waits for the batch in flight (its loop ends after the
-      // current handler and that handler's commit), leaves the group and
-      // disconnects; a dead broker can hold that up for its retries
+      // current handler; then it commits every handled offset), leaves the
+      // group and disconnects; a dead broker can hold that up for its retries
       const disconnected = this.consumer.disconnect().catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -148,7 +175,8 @@ export class KafkaSubscription implements BusSubscription {
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale, pause } = payload;
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, uncommittedOffsets, isRunning, isStale, pause } =
+      payload;
     if (this.stopped) {
       // stop() ends kafkajs's loop (isRunning() turns false); one still
       // running after stop() is a straggler: crash it for good
@@ -156,14 +184,19 @@ export class KafkaSubscription implements BusSubscription {
       return;
     }
     const { topic, partition } = batch;
+    const partitionKey = `${topic}:${partition}`;
+    const { commitThreshold, commitIntervalMs } = this.settings;
+    // kafkajs committed at the end of the previous batch: nothing is pending
+    let handledSinceCommit = 0;
+    let commitDue = Date.now() + commitIntervalMs;
+    // Returning early leaves the rest of the batch unresolved; kafkajs then
+    // commits what was resolved (the handled messages) before it fetches
+    // again, and fetches from the first unhandled one (or the seek).
     for (const message of batch.messages) {
       if (this.stopped || !isRunning() || isStale()) return;
       const busMessage = decodeMessage(topic, partition, message);
       const handled = (async () => this.handler(busMessage))(); // a synchronous throw counts as a failure too
-      this.inFlight = handled.then(
-        () => undefined,
-        () => undefined,
-      );
+      this.inFlight = handled.then(settled, settled);
       try {
         await handled;
       } catch (error) {
@@ -171,12 +204,14 @@ export class KafkaSubscription implements BusSubscription {
         this.report(error, busMessage);
         return;
       }
-      this.failing.delete(`${topic}:${partition}`);
+      if (this.failing.size > 0) this.failing.delete(partitionKey);
       resolveOffset(message.offset);
-      // straight to the group coordinator, also while stop() waits for this batch
-      await commitOffsetsIfNecessary({
-        topics: [{ topic, partitions: [{ partition, offset: nextOffset(message.offset) }] }],
-      });
+      if (++handledSinceCommit >= commitThreshold || Date.now() >= commitDue) {
+        await commitOffsetsIfNecessary(uncommittedOffsets()); // with offsets: commits them now
+        handledSinceCommit = 0;
+        commitDue = Date.now() + commitIntervalMs;
+      }
+      // sent only once per heartbeat interval; keeps a long batch in its group
       await heartbeat();
     }
   }
@@ -191,6 +226,8 @@ export class KafkaSubscription implements BusSubscription {
 
     const resume = pause();
     try {
+      // under autoCommit kafkajs also commits the sought offset (the failed
+      // message's: everything before it was handled) when it applies the seek
       this.consumer.seek({ topic, partition, offset: message.offset });
     } catch {
       // no consumer group right now (a restart is under way): it resumes from the committed offset anyway
