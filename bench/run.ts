@@ -12,18 +12,26 @@
  *      vs into the file-backed EmbeddedReadStore, same log
  *   5. KafkaBus publish msgs/s vs a bare kafkajs producer loop (same broker,
  *      batching and concurrency), plus KafkaBus consume msgs/s
+ *   6. hive contest: leaderboard read latency p50/p99 at 100,000 users
+ *      (ContestQueries on the contestLeaderboard read model) vs a naive full
+ *      scan; scoring awards/s through ContestScoringSaga in the real app vs
+ *      appending the SparkAwarded directly; POST /api/hive/contest/events req/s
+ *      vs GET /health
  *
  * Sections 4 and 5 run real servers (child JVMs, jars from Maven Central cached
  * in .cache/services); a server that cannot start makes its section print
  * "skipped: <reason>" and the rest of the bench goes on.
  *
- * Sized to finish in about two minutes on a 2-core machine. Durations and sizes can
+ * Sized to finish in about two minutes on a 2-core machine (section 6 alone: under a minute). Durations and sizes can
  * be tuned with BENCH_* environment variables (see `settings` below).
  * Nothing here asserts on timings: the bench reports, it does not judge.
  */
 import 'reflect-metadata';
 import { cpus } from 'node:os';
+import { isTrack, type Track } from '../src/aggregates/contest/scoring';
 import { BARE_PRODUCER_NOTE, type BusBenchResult, runBusBench } from './bus.bench';
+import { isSkipped, runContestBench } from './contest.bench';
+import { type ContestReadsResult, ms } from './contest-reads.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -67,6 +75,29 @@ const settings = {
     warmup: envNumber('BENCH_BUS_WARMUP', 2000),
     consumeSeconds: envNumber('BENCH_BUS_CONSUME_SECONDS', 25),
   },
+  contest: {
+    reads: {
+      users: envNumber('BENCH_CONTEST_USERS', 100_000),
+      awards: envNumber('BENCH_CONTEST_AWARDS', 150_000),
+      sampleUsers: envNumber('BENCH_CONTEST_SAMPLE_USERS', 2000),
+      writeBatch: 1000,
+      pageSize: 2000,
+      reads: envNumber('BENCH_CONTEST_READS', 2000),
+      readSeconds: envNumber('BENCH_CONTEST_READ_SECONDS', 1),
+      track: (isTrack(process.env.BENCH_CONTEST_TRACK) ? process.env.BENCH_CONTEST_TRACK : 'digital') as Track,
+      lateRegistrations: envNumber('BENCH_CONTEST_LATE_REGISTRATIONS', 5),
+    },
+    saga: {
+      users: envNumber('BENCH_CONTEST_SAGA_USERS', 200),
+      events: envNumber('BENCH_CONTEST_SAGA_EVENTS', 5000),
+      appendBatch: envNumber('BENCH_CONTEST_APPEND_BATCH', 250),
+      stallSeconds: envNumber('BENCH_CONTEST_STALL_SECONDS', 10),
+      // 0 skips the HTTP path
+      httpSeconds: process.env.BENCH_CONTEST_HTTP_SECONDS?.trim() === '0' ? 0 : envNumber('BENCH_CONTEST_HTTP_SECONDS', 5),
+      healthSeconds: envNumber('BENCH_CONTEST_HEALTH_SECONDS', 2),
+      connections: envNumber('BENCH_CONTEST_CONNECTIONS', 32),
+    },
+  },
 };
 
 /** Sections 4 and 5 report a failure instead of ending the whole run (the exit code still says so). */
@@ -80,6 +111,13 @@ async function orFailed<T>(section: string, run: () => Promise<T>): Promise<T | 
     if (error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     return { skipped: reason };
   }
+}
+
+/** "3-12": fewest to most timed calls over the read variants. */
+function callRange(reads: ContestReadsResult): string {
+  const calls = [reads.overall50, reads.overall200, reads.track50, reads.track200, reads.naiveOverall50, reads.naiveTrack50].map((l) => l.calls);
+  const [min, max] = [Math.min(...calls), Math.max(...calls)];
+  return min === max ? int(min) : `${int(min)}-${int(max)}`;
 }
 
 function skippedRow(figure: string, reason: string): string[] {
@@ -99,6 +137,8 @@ async function main(): Promise<void> {
     runMongoProjectionBench(settings.mongo),
   );
   const bus: BusBenchResult | { skipped: string } = await orFailed('section 5', () => runBusBench(settings.bus));
+  // section 6 catches its own failures (per part) and never fails the run
+  const contest = await runContestBench(settings.contest);
 
   heading('Summary');
   const rows: string[][] = [
@@ -166,7 +206,7 @@ async function main(): Promise<void> {
         ratio(bus.busPublish.messagesPerSecond, bus.barePublish.messagesPerSecond),
       ],
       [
-        `  KafkaBus consume (1 group, commit/msg)${bus.busConsume.complete ? '' : ' [capped]'}`,
+        `  KafkaBus consume (1 group, batched commits)${bus.busConsume.complete ? '' : ' [capped]'}`,
         `${int(bus.busConsume.messagesPerSecond)} msg/s`,
         bus.bareConsume ? 'bare kafkajs consumer' : 'bare consumer failed',
         bus.bareConsume ? `${int(bus.bareConsume.messagesPerSecond)} msg/s` : '',
@@ -175,6 +215,57 @@ async function main(): Promise<void> {
     );
   } else {
     rows.push(skippedRow('KafkaBus.publish', bus.skipped));
+  }
+  const { reads, saga } = contest;
+  const latency = (l: { p50: number; p99: number }) => `${ms(l.p50)} / ${ms(l.p99)} ms`;
+  if (!isSkipped(reads)) {
+    rows.push(
+      [
+        `contest leaderboard overall top 50, p50/p99 (${int(reads.users)} users)`,
+        latency(reads.overall50),
+        'naive: find all wallets, JS sort',
+        latency(reads.naiveOverall50),
+        ratio(reads.overall50.p50, reads.naiveOverall50.p50),
+      ],
+      [
+        `contest leaderboard ${settings.contest.reads.track} top 50, p50/p99`,
+        latency(reads.track50),
+        'naive: find track scores, JS sort',
+        latency(reads.naiveTrack50),
+        ratio(reads.track50.p50, reads.naiveTrack50.p50),
+      ],
+      [
+        `  context: rebuild contestLeaderboard (${int(reads.sampleEvents)} ev sample)`,
+        `${int(reads.rebuild.eventsPerSecond)} ev/s`,
+        'rebuild users (section 2)',
+        `${int(replay.rebuild.eventsPerSecond)} ev/s`,
+        ratio(reads.rebuild.eventsPerSecond, replay.rebuild.eventsPerSecond),
+      ],
+    );
+  } else {
+    rows.push(skippedRow('contest leaderboard reads', reads.skipped));
+  }
+  if (!isSkipped(saga)) {
+    rows.push([
+      `contest saga: ScoringEventReported → SparkAwarded${saga.saga.complete ? '' : ' [incomplete]'}`,
+      `${int(saga.saga.perSecond)} awards/s`,
+      'SparkAwarded appended directly',
+      `${int(saga.direct.perSecond)} ev/s`,
+      ratio(saga.saga.perSecond, saga.direct.perSecond),
+    ]);
+    if (!isSkipped(saga.http)) {
+      rows.push([
+        'HTTP POST /api/hive/contest/events',
+        `${int(saga.http.report.requestsPerSecond)} req/s`,
+        'GET /health (same app, in-process)',
+        `${int(saga.http.health.requestsPerSecond)} req/s`,
+        ratio(saga.http.report.requestsPerSecond, saga.http.health.requestsPerSecond),
+      ]);
+    } else {
+      rows.push(skippedRow('HTTP POST /api/hive/contest/events', saga.http.skipped));
+    }
+  } else {
+    rows.push(skippedRow('contest saga', saga.skipped));
   }
   log(table(['figure', 'value', 'yardstick', 'yardstick value', 'ratio'], rows));
   log();
@@ -206,11 +297,45 @@ async function main(): Promise<void> {
       `  bus consume: KafkaBus ${int(bus.busConsume.messagesPerSecond)} msg/s = ` +
         `${ratio(bus.busConsume.messagesPerSecond, bus.busPublish.messagesPerSecond)} of its publish rate` +
         (bus.busConsume.complete ? '' : ` (capped at BENCH_BUS_CONSUME_SECONDS=${settings.bus.consumeSeconds}: ${int(bus.busConsume.messages)} of ${int(settings.bus.messages)} read)`) +
-        '; the bare consumer commits once per fetched batch, KafkaBus once per message.',
+        '; both commit handled offsets in batches (KafkaBus: every 500 messages or 250 ms, and at the end of each fetch).',
     );
   } else {
     log(`  bus section skipped: ${bus.skipped}`);
   }
+  if (!isSkipped(reads)) {
+    log(
+      `  contest reads: top 200 p50/p99 overall ${latency(reads.overall200)}, ${settings.contest.reads.track} ${latency(reads.track200)}; ` +
+        `${callRange(reads)} calls per variant ` +
+        `(BENCH_CONTEST_READS / BENCH_CONTEST_READ_SECONDS); the embedded store sorts by scanning: no index serves sort+limit.`,
+    );
+    log(
+      `  contest read model: ${int(reads.users)} users built by a JS fold checked document by document against ProjectionRunner.rebuild ` +
+        `of a ${int(reads.sampleEvents)}-event sample (${reads.rebuild.identical ? 'identical' : '! different'}); ` +
+        `a full rebuild at ${int(reads.rebuild.eventsPerSecond)} ev/s would take ~${int((reads.users + Math.max(settings.contest.reads.awards, reads.users)) / reads.rebuild.eventsPerSecond)} s.`,
+    );
+    if (reads.lateRegistrationMs !== null) {
+      log(`  contest: one UserRegistered applied with ${int(reads.users)} wallets present costs ${ms(reads.lateRegistrationMs)} ms (unindexed updateMany on contest_wallets).`);
+    }
+  } else {
+    log(`  contest reads skipped: ${reads.skipped}`);
+  }
+  if (!isSkipped(saga)) {
+    log(
+      `  contest saga: ${int(saga.saga.count)}/${int(saga.saga.expected)} awards for ${int(saga.users)} players in ${fixed(saga.saga.seconds, 2)} s` +
+        (saga.saga.failedCommands ? `, ! ${int(saga.saga.failedCommands)} failed saga commands` : ', no failed saga command') +
+        (saga.projectedSeconds === null ? '; ! read model not caught up' : `; read model caught up at ${fixed(saga.projectedSeconds, 2)} s`) +
+        '; both rates share the event loop with the running projections.',
+    );
+    if (!isSkipped(saga.http)) {
+      log(
+        `  contest HTTP p50/p99 (ms): events ${int(saga.http.report.p50)}/${int(saga.http.report.p99)}, health ${int(saga.http.health.p50)}/${int(saga.http.health.p99)}; ` +
+          `non-2xx ${int(saga.http.report.non2xx)}, errors ${int(saga.http.report.errors)}; autocannon in the app's process.`,
+      );
+    }
+  } else {
+    log(`  contest saga skipped: ${saga.skipped}`);
+  }
+  log(`  section 6 time: ${fixed(contest.seconds, 1)} s`);
   log(`  total bench time: ${fixed(secondsSince(started), 1)} s`);
 }
 

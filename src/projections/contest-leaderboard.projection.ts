@@ -71,6 +71,8 @@ export const contestLeaderboardProjection: ProjectionDefinition = {
   collections: [CONTEST_PROFILES, CONTEST_WALLETS, CONTEST_TRACK_SCORES],
   indexes: [
     { collection: CONTEST_WALLETS, spec: { keys: { season_spark: -1, reached_at: 1, user_id: 1 } } },
+    // a registration renames the user's rows: found by user_id, never by a scan
+    { collection: CONTEST_WALLETS, spec: { keys: { user_id: 1 } } },
     { collection: CONTEST_TRACK_SCORES, spec: { keys: { track: 1, score: -1, reached_at: 1, user_id: 1 } } },
     { collection: CONTEST_TRACK_SCORES, spec: { keys: { user_id: 1 } } },
   ],
