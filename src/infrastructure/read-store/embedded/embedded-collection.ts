@@ -25,6 +25,7 @@ import {
   assertStringId,
   copyDocument,
   generateId,
+  isOperatorExpression,
   splitUpdate,
   toJsonForm,
   upsertSeed,
@@ -56,6 +57,17 @@ function usesPositionalPath(modifier: Update): boolean {
 
 const PROJECTING_QUERY_OPTIONS = { ...QUERY_OPTIONS, processingMode: ProcessingMode.CLONE_INPUT };
 
+/** The ids an `_id` condition accepts: a string, `{ $eq: string }` or `{ $in: [strings] }`; null otherwise. */
+function idValues(condition: unknown): string[] | null {
+  if (typeof condition === 'string') return [condition];
+  if (isOperatorExpression(condition) && Object.keys(condition).length === 1) {
+    if (typeof condition.$eq === 'string') return [condition.$eq];
+    const values = condition.$in;
+    if (Array.isArray(values) && values.every((value) => typeof value === 'string')) return values as string[];
+  }
+  return null;
+}
+
 const NOTHING_UPDATED: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
 
 /**
@@ -82,12 +94,46 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     const projection = options.projection ?? {};
     // mingo applies an exclusion on a nested path to its input: give it copies then.
     const queryOptions = Object.keys(projection).length > 0 ? PROJECTING_QUERY_OPTIONS : QUERY_OPTIONS;
+    const ordered = this.orderedRead(filter, options);
+    if (ordered) {
+      const found = Object.keys(projection).length > 0 ? new Query({}, queryOptions).find<Doc>(ordered, projection).all() : ordered;
+      return found.map((doc) => copyDocument(doc) as T);
+    }
     const cursor = new Query(filter, queryOptions).find<Doc>(this.candidates(filter), projection);
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     // MongoDB reads limit 0 as "no limit"
     if (options.limit) cursor.limit(options.limit);
     return cursor.all().map((doc) => copyDocument(doc) as T);
+  }
+
+  /**
+   * sort + limit served by walking an index in order, testing each document
+   * with the filter and stopping after skip + limit matches; null when no
+   * index fits (see EmbeddedIndex.orderedPlan) and the caller scans and sorts.
+   * Documents tying on every index key come in _id order.
+   */
+  private orderedRead(filter: Filter, options: FindOptions): Doc[] | null {
+    const { sort, limit } = options;
+    if (!sort || !limit || limit <= 0) return null;
+    const skip = options.skip && options.skip > 0 ? options.skip : 0;
+    for (const index of this.indexes.values()) {
+      const plan = index.orderedPlan(filter, sort);
+      if (!plan || !index.orderable(() => this.docs.values())) continue;
+      // a narrower candidate set (by _id or a hash lookup) is cheaper to sort than a long walk
+      const narrow = this.narrowCandidates(filter);
+      if (narrow && narrow.length < index.rangeSize(plan)) return null;
+      const query = new Query(filter, QUERY_OPTIONS);
+      const found: Doc[] = [];
+      for (const id of index.walk(plan)) {
+        const doc = this.docs.get(id);
+        if (!doc || !query.test(doc)) continue;
+        found.push(doc);
+        if (found.length >= skip + limit) break;
+      }
+      return found.slice(skip);
+    }
+    return null;
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
@@ -186,18 +232,20 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return true;
   }
 
-  /** Documents worth testing: one by _id, a few through an index, or all. */
+  /** Documents worth testing: by _id, a few through an index, or all. */
   private candidates(filter: Filter): Doc[] {
-    const id = filter._id;
-    if (typeof id === 'string') {
-      const doc = this.docs.get(id);
-      return doc ? [doc] : [];
-    }
+    return this.narrowCandidates(filter) ?? [...this.docs.values()];
+  }
+
+  /** Candidates from `_id` or a hash index (equality or `$in`); null when only a scan can answer. */
+  private narrowCandidates(filter: Filter): Doc[] | null {
+    const ids = idValues(filter._id);
+    if (ids) return [...new Set(ids)].map((id) => this.docs.get(id)).filter((doc): doc is Doc => !!doc);
     for (const index of this.indexes.values()) {
-      const ids = index.lookup(filter);
-      if (ids) return [...ids].map((candidate) => this.docs.get(candidate)).filter((doc): doc is Doc => !!doc);
+      const found = index.lookup(filter);
+      if (found) return [...found].map((candidate) => this.docs.get(candidate)).filter((doc): doc is Doc => !!doc);
     }
-    return [...this.docs.values()];
+    return null;
   }
 
   /** The stored documents matching the filter, at most `limit`. */
@@ -295,8 +343,8 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   private put(next: Doc, previous: Doc | undefined): void {
     for (const index of this.indexes.values()) {
-      if (previous) index.remove(previous);
-      index.add(next);
+      if (previous) index.replace(previous, next);
+      else index.add(next);
     }
     this.docs.set(next._id, next);
     this.observer.documentChanged(this.name, next._id);

@@ -106,6 +106,183 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
     });
   });
 
+  describe('ordered reads and $in', () => {
+    const GROUPS: unknown[] = ['a', 'b', 1, null];
+    const SCORES: unknown[] = [0, 1, 1, 2, 2.5, -3, 'x', 'y', '10', null, true, false];
+
+    function rankedDoc(id: number, random: () => number): Doc {
+      const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)];
+      const doc: Doc = { _id: `r${id}` };
+      if (random() < 0.85) doc.g = pick(GROUPS);
+      if (random() < 0.85) doc.s = pick(SCORES);
+      if (random() < 0.9) doc.t = Math.floor(random() * 4);
+      if (random() < 0.7) doc.m = { x: pick(['p', 'q', 3]) };
+      return doc;
+    }
+
+    /** The sort keys of each result; missing and null sort as equal, so both read null. */
+    function keysOf(docs: Doc[], fields: string[]): unknown[][] {
+      const at = (doc: Doc, path: string): unknown => {
+        let node: unknown = doc;
+        for (const segment of path.split('.')) {
+          if (node === null || typeof node !== 'object' || !(segment in (node as object))) return null;
+          node = (node as Record<string, unknown>)[segment];
+        }
+        return node;
+      };
+      return docs.map((doc) => fields.map((field) => at(doc, field)));
+    }
+
+    async function compareOrdered(indexed: Collection, scanned: Collection): Promise<void> {
+      const sorts: Record<string, 1 | -1>[] = [
+        { s: -1, t: 1 },
+        { s: 1, t: -1 },
+        { s: 1, t: -1, g: 1 }, // no index fits: a scan
+        { t: 1 },
+        { t: -1 },
+        { 'm.x': 1, t: 1 },
+      ];
+      const filters: Filter[] = [{}, { t: { $gt: 1 } }, { g: 'b' }];
+      for (const g of GROUPS) filters.push({ g }, { g, t: { $ne: 2 } });
+      for (const sort of sorts) {
+        for (const filter of filters) {
+          for (const [skip, limit] of [
+            [0, 1],
+            [0, 7],
+            [5, 20],
+            [0, 1000],
+          ]) {
+            const options = { sort, skip, limit };
+            const fromIndex = await indexed.find(filter, options);
+            const fromScan = await scanned.find(filter, options);
+            const fields = Object.keys(sort);
+            expect({ filter, options, keys: keysOf(fromIndex, fields) }).toEqual({ filter, options, keys: keysOf(fromScan, fields) });
+            if (limit === 1000) {
+              expect(fromIndex.map((doc) => doc._id).sort()).toEqual(fromScan.map((doc) => doc._id).sort());
+            }
+          }
+        }
+      }
+    }
+
+    async function compareIn(indexed: Collection, scanned: Collection): Promise<void> {
+      const filters: Filter[] = [
+        { _id: { $in: ['r1', 'r7', 'r7', 'r399', 'nope'] } },
+        { _id: { $in: [] } },
+        { _id: { $in: ['r3', 'r4'] }, t: 2 },
+        { g: { $in: ['a', 1] } },
+        { g: { $in: ['b', 'b', '1'] }, t: { $lt: 2 } },
+        { g: { $in: [] } },
+        { g: { $in: ['a', null] } }, // null also matches missing: a scan
+        { g: 'a', s: { $in: [1, 'x', true] }, t: { $in: [0, 3] } },
+        { 'm.x': { $in: ['p', 3] }, t: { $in: [1, 2] } },
+      ];
+      for (const filter of filters) {
+        expect({ filter, ids: await ids(indexed, filter) }).toEqual({ filter, ids: await ids(scanned, filter) });
+      }
+    }
+
+    it('given random documents, when reading sorted with a limit or by $in, then indexes give the scan answers, also after writes', async () => {
+      const store = new EmbeddedReadStore({ file: null });
+      const indexed = store.collection('indexed');
+      const scanned = store.collection('scanned');
+      await indexed.createIndex({ keys: { s: -1, t: 1 } });
+      await indexed.createIndex({ keys: { g: 1, s: 1, t: -1 } });
+      await indexed.createIndex({ keys: { t: 1 } });
+      await indexed.createIndex({ keys: { g: 1 } });
+      await indexed.createIndex({ keys: { g: 1, s: 1, t: 1 }, name: 'g_s_t_in' });
+      await indexed.createIndex({ keys: { 'm.x': 1, t: 1 } });
+      const random = prng(7);
+      for (let i = 0; i < 400; i++) {
+        const doc = rankedDoc(i, random);
+        await indexed.insertOne(doc);
+        await scanned.insertOne(doc);
+      }
+      await compareOrdered(indexed, scanned);
+      await compareIn(indexed, scanned);
+
+      // writes after the ordered views exist: moves, type changes, unsets, deletes, inserts
+      for (let round = 0; round < 3; round++) {
+        const writes = prng(100 + round);
+        const ops: [Filter, Record<string, unknown>][] = [];
+        for (let k = 0; k < 60; k++) {
+          const id = `r${Math.floor(writes() * 420)}`;
+          const choice = writes();
+          if (choice < 0.3) ops.push([{ _id: id }, { $inc: { t: 1 } }]);
+          else if (choice < 0.6) ops.push([{ _id: id }, { $set: { s: SCORES[Math.floor(writes() * SCORES.length)] } }]);
+          else if (choice < 0.7) ops.push([{ _id: id }, { $unset: { s: '', g: '' } }]);
+          else if (choice < 0.8) ops.push([{ _id: id }, { $set: { 'm.x': 'q', g: 'b' } }]);
+          else ops.push([{ _id: id }, { $set: { g: GROUPS[Math.floor(writes() * GROUPS.length)] } }]);
+        }
+        for (const collection of [indexed, scanned]) {
+          for (const [filter, update] of ops) await collection.updateOne(filter, update, { upsert: true });
+          await collection.deleteMany({ t: 3, g: 'a' });
+          await collection.replaceOne({ _id: `r${round}` }, { _id: `r${round}`, s: 'replaced', t: round });
+        }
+        await compareOrdered(indexed, scanned);
+        await compareIn(indexed, scanned);
+      }
+
+      // an array on an indexed path: the ordered view steps aside, answers stay right
+      for (const collection of [indexed, scanned]) await collection.updateOne({ _id: 'r10' }, { $set: { s: [5, 'x'] } });
+      await compareOrdered(indexed, scanned);
+      for (const collection of [indexed, scanned]) await collection.updateOne({ _id: 'r10' }, { $set: { s: 4 } });
+      await compareOrdered(indexed, scanned);
+
+      // emptied and refilled: the ordered views are rebuilt
+      await store.dropCollection('indexed');
+      await indexed.createIndex({ keys: { s: -1, t: 1 } });
+      for (const doc of await scanned.find({})) await indexed.insertOne(doc);
+      await compareOrdered(indexed, scanned);
+      await store.close();
+    });
+
+    it('given an index matching the sort, when reading sorted with a limit, then far fewer documents than the collection are tested', async () => {
+      const store = new EmbeddedReadStore({ file: null });
+      const ranking = store.collection('ranking');
+      await ranking.createIndex({ keys: { spark: -1, reached_at: 1, user_id: 1 } });
+      await ranking.createIndex({ keys: { track: 1, score: -1, reached_at: 1, user_id: 1 } });
+      for (let i = 0; i < 2000; i++) {
+        await ranking.insertOne({
+          _id: `u${i}`,
+          user_id: `u${i}`,
+          spark: (i * 31) % 97,
+          score: (i * 17) % 89,
+          track: i % 2 ? 'digital' : 'analog',
+          reached_at: `2024-01-${String((i % 28) + 1).padStart(2, '0')}`,
+        });
+      }
+      const test = jest.spyOn(Query.prototype, 'test');
+      try {
+        const top = await ranking.find({}, { sort: { spark: -1, reached_at: 1, user_id: 1 }, limit: 10 });
+        expect(top.map((doc) => doc.spark)).toEqual(Array(10).fill(96));
+        expect(test.mock.calls.length).toBeLessThanOrEqual(20);
+        test.mockClear();
+
+        const digital = await ranking.find({ track: 'digital' }, { sort: { score: -1, reached_at: 1, user_id: 1 }, skip: 5, limit: 10 });
+        expect(digital).toHaveLength(10);
+        expect(digital.every((doc) => doc.track === 'digital')).toBe(true);
+        const scores = digital.map((doc) => doc.score as number);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        expect(scores[0]).toBe(88);
+        expect(test.mock.calls.length).toBeLessThanOrEqual(20);
+        test.mockClear();
+
+        // all directions reversed walks the index backwards
+        const bottom = await ranking.findOne({}, { sort: { spark: 1, reached_at: -1, user_id: -1 } });
+        expect(bottom?.spark).toBe(0);
+        expect(test.mock.calls.length).toBeLessThanOrEqual(2);
+        test.mockClear();
+
+        expect(await ranking.find({ _id: { $in: ['u1', 'u2', 'u3'] } })).toHaveLength(3);
+        expect(test.mock.calls.length).toBeLessThanOrEqual(3);
+      } finally {
+        test.mockRestore();
+        await store.close();
+      }
+    });
+  });
+
   describe('write-behind to SQLite', () => {
     let dir: string;
     let file: string;
