@@ -28,6 +28,7 @@ import { type Doc, DuplicateKeyError, READ_STORE, type ReadStore } from '../../i
 export const PEER_NODES = 'peer_nodes';
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
 const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
+const LISTEN_STOP_TIMEOUT_MS = 5000;
 
 export interface PeerGossipMessage {
   node_id: string;
@@ -89,6 +90,7 @@ export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PeerGossip');
   private relay: CheckpointedSubscription | null = null;
   private listener: BusSubscription | null = null;
+  private listening: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
@@ -109,12 +111,14 @@ export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
     this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, PEER_GOSSIP_CHECKPOINT, (events) => this.publish(events), 1000);
     await this.relay.start();
     // Joining a consumer group can take a while (and the bus may be down): never hold up the start.
-    void this.listen();
+    this.listening = this.listen();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     await this.relay?.stop();
+    // a subscribe under way ends (and is stopped) before the bus closes, bounded for a bus that is down
+    if (this.listening) await Promise.race([this.listening, new Promise((resolve) => setTimeout(resolve, LISTEN_STOP_TIMEOUT_MS).unref())]);
     await this.listener?.stop().catch(() => undefined);
   }
 

@@ -249,6 +249,7 @@ export class KafkaBus implements MessageBus {
     const giveUp = (error: unknown) =>
       new Error(`KafkaBus: ${what} failed for ${timeoutMs} ms, giving up: ${describeError(error)}`, { cause: error });
     for (let failures = 0; ; failures++) {
+      if (this.closed) throw new Error(`KafkaBus is closed (${what} not attempted)`);
       const state = { abandoned: false };
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<'expired'>((resolve) => {
@@ -281,6 +282,8 @@ export class KafkaBus implements MessageBus {
     if (!ready) {
       ready = (async () => {
         const admin = await this.admin();
+        // closed while connecting: start no new request on a bus being torn down
+        if (this.closed) throw new Error('KafkaBus is closed');
         await admin.createTopics({
           topics: [
             {

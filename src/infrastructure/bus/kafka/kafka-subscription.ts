@@ -65,11 +65,19 @@ function stoppedError(): Error {
 
 const settled = (): void => undefined;
 
+/** Waits for `promise`, but no longer than `ms`. */
+async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class KafkaSubscription implements BusSubscription {
   private stopped = false;
   private stopping: Promise<void> | null = null;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly failing = new Map<string, FailingMessage>();
+  private starting: Promise<void> | null = null;
   /** the handler call under way, if any (settles, never rejects) */
   private inFlight: Promise<void> | null = null;
 
@@ -119,7 +127,7 @@ export class KafkaSubscription implements BusSubscription {
         timeoutMs,
       );
     });
-    const joining = (async () => {
+    const starting = (async () => {
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: this.options.topics, fromBeginning: this.options.fromBeginning === true });
       await this.consumer.run({
@@ -131,6 +139,12 @@ export class KafkaSubscription implements BusSubscription {
         partitionsConsumedConcurrently: 1,
         eachBatch: (payload) => this.eachBatch(payload),
       });
+    })();
+    // stop() lets connect/subscribe/run finish before it disconnects: a
+    // disconnect racing a connect would leave the connect running on its own
+    this.starting = starting.catch(() => undefined);
+    const joining = (async () => {
+      await starting;
       await ready;
     })();
     joining.catch(() => undefined); // when the timeout wins, a late failure is nobody's business
@@ -155,6 +169,7 @@ export class KafkaSubscription implements BusSubscription {
       this.stopped = true;
       for (const timer of this.retryTimers) clearTimeout(timer);
       this.retryTimers.clear();
+      if (this.starting) await withTimeout(this.starting, this.settings.stopTimeoutMs);
       // kafkajs waits for the batch in flight (its loop ends after the
       // current handler; then it commits every handled offset), leaves the
       // group and disconnects; a dead broker can hold that up for its retries
