@@ -10,6 +10,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config';
 import { IntegrationEventRelay } from './bus/integration-event-relay';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { PROCESS_ROLE, type ProcessRole } from './process-role';
+import { waitAtMost } from './wait-at-most';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { ProjectionRunner } from './projections/projection-runner';
@@ -83,19 +84,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async boundedClose(what: string, closing: Promise<void>, timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    const failure = closing.catch((error: unknown) => {
+      this.logger.warn(`${what} failed to close: ${error instanceof Error ? error.message : String(error)}; going on`);
     });
-    const closed = closing.then(
-      () => 'closed' as const,
-      (error: unknown) => {
-        this.logger.warn(`${what} failed to close: ${error instanceof Error ? error.message : String(error)}; going on`);
-        return 'failed' as const;
-      },
-    );
-    const outcome = await Promise.race([closed, timedOut]).finally(() => clearTimeout(timer));
-    if (outcome === 'timeout') this.logger.warn(`${what} did not close within ${timeoutMs} ms; going on`);
+    if (!(await waitAtMost(failure, timeoutMs))) this.logger.warn(`${what} did not close within ${timeoutMs} ms; going on`);
   }
 
   private async catchUpThenReady(): Promise<void> {

@@ -59,11 +59,9 @@ export function toIntegrationMessage(event: RecordedEvent): OutgoingMessage {
   };
 }
 
-export class IntegrationEventRelay {
-  private readonly subscription: CheckpointedSubscription;
-
+export class IntegrationEventRelay extends CheckpointedSubscription {
   constructor(eventStore: EventStore, readStore: ReadStore, bus: MessageBus, topicPrefix: string) {
-    this.subscription = new CheckpointedSubscription(
+    super(
       eventStore,
       readStore,
       INTEGRATION_CHECKPOINT,
@@ -77,17 +75,5 @@ export class IntegrationEventRelay {
       },
       RETRY_DELAY_MS,
     );
-  }
-
-  start(): Promise<void> {
-    return this.subscription.start();
-  }
-
-  stop(): Promise<void> {
-    return this.subscription.stop();
-  }
-
-  currentPosition(): number {
-    return this.subscription.currentPosition();
   }
 }

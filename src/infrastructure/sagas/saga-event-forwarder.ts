@@ -12,24 +12,10 @@ import { RecordedDomainEvent } from './recorded-event';
 
 export const SAGA_CHECKPOINT = 'sagas';
 
-export class SagaEventForwarder {
-  private readonly subscription: CheckpointedSubscription;
-
+export class SagaEventForwarder extends CheckpointedSubscription {
   constructor(eventStore: EventStore, readStore: ReadStore, eventBus: EventBus) {
-    this.subscription = new CheckpointedSubscription(eventStore, readStore, SAGA_CHECKPOINT, async (events) => {
+    super(eventStore, readStore, SAGA_CHECKPOINT, async (events) => {
       for (const event of events) eventBus.publish(new RecordedDomainEvent(event));
     });
-  }
-
-  start(): Promise<void> {
-    return this.subscription.start();
-  }
-
-  stop(): Promise<void> {
-    return this.subscription.stop();
-  }
-
-  currentPosition(): number {
-    return this.subscription.currentPosition();
   }
 }

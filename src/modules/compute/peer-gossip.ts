@@ -24,6 +24,7 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../infrastr
 import { CheckpointedSubscription } from '../../infrastructure/eventsourcing/checkpointed-subscription';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import { type Doc, DuplicateKeyError, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { waitAtMost } from '../../infrastructure/wait-at-most';
 
 export const PEER_NODES = 'peer_nodes';
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
@@ -118,7 +119,7 @@ export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
     this.stopped = true;
     await this.relay?.stop();
     // a subscribe under way ends (and is stopped) before the bus closes, bounded for a bus that is down
-    if (this.listening) await Promise.race([this.listening, new Promise((resolve) => setTimeout(resolve, LISTEN_STOP_TIMEOUT_MS).unref())]);
+    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
     await this.listener?.stop().catch(() => undefined);
   }
 

@@ -31,6 +31,7 @@
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { BusMessage, BusSubscription, MessageHandler, SubscribeOptions } from '../message-bus.port';
 import { decodeMessage } from './kafka-mapping';
+import { waitAtMost } from '../../wait-at-most';
 
 export interface KafkaSubscriptionSettings {
   /** first pause before a failed message is handed over again */
@@ -65,12 +66,6 @@ function stoppedError(): Error {
 
 const settled = (): void => undefined;
 
-/** Waits for `promise`, but no longer than `ms`. */
-async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
 
 export class KafkaSubscription implements BusSubscription {
   private stopped = false;
@@ -169,20 +164,15 @@ export class KafkaSubscription implements BusSubscription {
       this.stopped = true;
       for (const timer of this.retryTimers) clearTimeout(timer);
       this.retryTimers.clear();
-      if (this.starting) await withTimeout(this.starting, this.settings.stopTimeoutMs);
+      if (this.starting) await waitAtMost(this.starting, this.settings.stopTimeoutMs);
       // kafkajs waits for the batch in flight (its loop ends after the
       // current handler; then it commits every handled offset), leaves the
       // group and disconnects; a dead broker can hold that up for its retries
       const disconnected = this.consumer.disconnect().catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
       try {
         await this.inFlight;
-        await Promise.race([
-          disconnected,
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, this.settings.stopTimeoutMs))),
-        ]);
+        await waitAtMost(disconnected, this.settings.stopTimeoutMs);
       } finally {
-        clearTimeout(timer);
         this.settings.onStopped?.();
       }
     })();
