@@ -8,7 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
+import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
+import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
@@ -70,6 +73,12 @@ export interface AppConfig {
   contest: ContestConfig;
   /** compute settings forced by the environment (SVC_<FIELD>) */
   compute: ComputeOverrides;
+  /** the encounter constants (SVC_ENCOUNTER_*) */
+  encounter: EncounterConfig;
+  /** the LLM port: offline engine or an OpenAI-compatible server (LLM_*) */
+  llm: LlmConfig;
+  /** the chat pipeline's rate limit and budget (CHAT_*) */
+  chat: ChatConfig;
 }
 
 export { ConfigError };
@@ -213,6 +222,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     version: raw(env, 'SVC_VERSION') ?? packageVersion(),
     contest: loadContestConfig(env, new Date()),
     compute: loadComputeOverrides(env, nodeTier),
+    encounter: loadEncounterConfig(env),
+    llm: loadLlmConfig(env),
+    chat: loadChatConfig(env),
   };
 }
 
