@@ -1,0 +1,29 @@
+/**
+ * The LanguageModel for a configuration: the one place that knows both
+ * adapters, so nothing else imports an adapter directly.
+ */
+import type { LlmConfig } from '../../config/llm.config';
+import type { LanguageModel } from './llm.port';
+import { OfflineLanguageModel } from './offline/offline-language-model';
+import { OpenAiLanguageModel } from './openai/openai-language-model';
+
+export function createLanguageModel(config: LlmConfig, clock: () => Date): LanguageModel {
+  switch (config.provider) {
+    case 'offline':
+      return new OfflineLanguageModel(clock);
+    case 'openai':
+      return new OpenAiLanguageModel({
+        baseUrl: config.baseUrl,
+        apiKey: config.apiKey,
+        model: config.model,
+        timeoutMs: config.timeoutMs,
+        maxRetries: config.maxRetries,
+      });
+    default:
+      return unreachable(config);
+  }
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unexpected LLM provider ${JSON.stringify(value)}`);
+}
