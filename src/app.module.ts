@@ -5,6 +5,8 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { ContestModule } from './modules/contest/contest.module';
+import { EncounterModule } from './modules/encounter/encounter.module';
+import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
 import { HealthModule } from './modules/health/health.module';
 
 @Module({})
@@ -12,7 +14,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule],
+      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule],
     };
   }
 }

@@ -72,6 +72,7 @@ export class InfrastructureModule {
         ProjectionRunner,
         ReadYourWrites,
         PlatformLifecycle,
+        IntegrationEventRelay,
         CqrsModule,
       ],
     };

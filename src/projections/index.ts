@@ -6,6 +6,9 @@ import { computeEscrowsProjection } from './compute-escrows.projection';
 import { computeProviderProjection } from './compute-provider.projection';
 import { computeSettingsProjection } from './compute-settings.projection';
 import { contestLeaderboardProjection } from './contest-leaderboard.projection';
+import { encounterInboxProjection } from './encounter-inbox.projection';
+import { encounterMatchesProjection } from './encounter-matches.projection';
+import { encounterProfilesProjection } from './encounter-profiles.projection';
 import { revenueProjection } from './revenue.projection';
 import { tradingProjection } from './trading.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
@@ -22,4 +25,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   revenueProjection,
   tradingProjection,
   computeEscrowsProjection,
+  encounterProfilesProjection,
+  encounterMatchesProjection,
+  encounterInboxProjection,
 ];

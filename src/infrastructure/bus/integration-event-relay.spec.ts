@@ -1,5 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../config/config';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import { integrationTopic, toIntegrationMessage } from './integration-event-relay';
+import { UpcasterRegistry } from '../eventsourcing/upcasters';
+import { createEventStore, createReadStore } from '../ports.factory';
+import { InProcessBus } from './in-process/in-process-bus';
+import { IntegrationEventRelay, integrationTopic, toIntegrationMessage } from './integration-event-relay';
 
 const event: RecordedEvent = {
   streamId: 'user-42',
@@ -41,5 +48,39 @@ describe('integration events', () => {
   it('given data with secrets, then hashes, passwords and secrets are left out', () => {
     const { data } = toIntegrationMessage(event).value as { data: Record<string, unknown> };
     expect(data).toEqual({ user_id: '42', username: 'ada' });
+  });
+});
+
+describe('integration-event relay', () => {
+  it('given a category kept private, when the relay runs, then its events never reach the bus and others do', async () => {
+
+    const dir = mkdtempSync(join(tmpdir(), 'relay-'));
+    const config = loadConfig({ DATA_DIR: dir });
+    const events = await createEventStore(config, new UpcasterRegistry());
+    const reads = await createReadStore(config);
+    const bus = new InProcessBus();
+    const seen: string[] = [];
+    const subscription = await bus.subscribe(
+      { groupId: 'test', topics: ['svc.events.encounterPair', 'svc.events.user'], fromBeginning: true },
+      async (message) => {
+        seen.push(message.topic);
+      },
+    );
+    const metadata = { ...event.metadata };
+    await events.append('encounterPair-a_b', [{ type: 'SwipeLiked', data: { sighting_id: 's1' }, metadata }], 'no_stream');
+    await events.append('user-42', [{ type: 'UserRegistered', data: { user_id: '42' }, metadata: { ...metadata, eventId: 'e2' } }], 'no_stream');
+    const relay = new IntegrationEventRelay(events, reads, bus, 'svc.events');
+    relay.keepPrivate('encounterPair');
+    await relay.start();
+    const deadline = Date.now() + 5000;
+    while (relay.currentPosition() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    await relay.stop();
+    await subscription.stop();
+    await bus.close();
+    await reads.close();
+    await events.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(seen).toEqual(['svc.events.user']);
   });
 });

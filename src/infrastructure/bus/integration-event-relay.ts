@@ -7,7 +7,9 @@
  * accepted the batch, so delivery is at-least-once across crashes and outages.
  *
  * Secrets never leave the node: data fields whose names end in `_hash` or
- * `_sha256`, or contain `password` or `secret`, are removed.
+ * `_sha256`, or contain `password` or `secret`, are removed. Whole stream
+ * categories that are private to their users (a feature registers them with
+ * `keepPrivate`, e.g. the encounter swipes) are never relayed at all.
  */
 import { type EventStore, type RecordedEvent, streamCategory } from '../event-store/event-store.port';
 import { CheckpointedSubscription } from '../eventsourcing/checkpointed-subscription';
@@ -60,7 +62,10 @@ export function toIntegrationMessage(event: RecordedEvent): OutgoingMessage {
 }
 
 export class IntegrationEventRelay extends CheckpointedSubscription {
+  private readonly privateCategories: Set<string>;
+
   constructor(eventStore: EventStore, readStore: ReadStore, bus: MessageBus, topicPrefix: string) {
+    const privateCategories = new Set<string>();
     super(
       eventStore,
       readStore,
@@ -68,6 +73,7 @@ export class IntegrationEventRelay extends CheckpointedSubscription {
       async (events) => {
         const byTopic = new Map<string, OutgoingMessage[]>();
         for (const event of events) {
+          if (privateCategories.has(streamCategory(event.streamId))) continue;
           const topic = integrationTopic(topicPrefix, event.streamId);
           byTopic.set(topic, [...(byTopic.get(topic) ?? []), toIntegrationMessage(event)]);
         }
@@ -75,5 +81,11 @@ export class IntegrationEventRelay extends CheckpointedSubscription {
       },
       RETRY_DELAY_MS,
     );
+    this.privateCategories = privateCategories;
+  }
+
+  /** Stream categories whose events never leave the node as integration events. Register before start. */
+  keepPrivate(...categories: readonly string[]): void {
+    for (const category of categories) this.privateCategories.add(category);
   }
 }

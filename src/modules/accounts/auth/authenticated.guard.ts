@@ -23,6 +23,7 @@ import { INVALID_TOKEN } from './jwt.strategy';
 export const UNAUTHENTICATED = 'unauthenticated';
 const ROLES = 'auth:roles';
 const ALLOW_API_KEYS = 'auth:apiKeys';
+const UNIFORM_401 = 'auth:uniform401';
 
 type Request = FastifyRequest & { user?: AuthUser };
 
@@ -45,6 +46,18 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.reflector.getAllAndOverride<boolean>(UNIFORM_401, [context.getHandler(), context.getClass()])) {
+      return this.authenticate(context);
+    }
+    try {
+      return await this.authenticate(context);
+    } catch (error) {
+      if (error instanceof UnauthorizedException) throw new UnauthorizedException(UNAUTHENTICATED);
+      throw error;
+    }
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const credential = credentialOf(request);
     if (!credential) throw new UnauthorizedException(UNAUTHENTICATED);
@@ -78,6 +91,13 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
 export function Authenticated(...roles: Role[]): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(ROLES, roles), UseGuards(AuthenticatedGuard));
 }
+
+/**
+ * Every 401 of the route says `unauthenticated`, whatever was wrong with the
+ * credential (SPEC §5.2 for the encounter routes: a client cannot tell a
+ * missing token from an expired or forged one).
+ */
+export const UniformUnauthenticated = (): MethodDecorator & ClassDecorator => SetMetadata(UNIFORM_401, true);
 
 /** Refuses API keys on a route (e.g. key management needs a login). */
 export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(ALLOW_API_KEYS, false);

@@ -1,0 +1,163 @@
+/**
+ * Request bodies of the encounter routes, read by hand rather than with
+ * class-validator DTOs: SPEC §7 prescribes one exact error text per failure
+ * and the order of the checks, which a list of decorators does not state.
+ * Every function here throws a 400 DomainError with the contract's text, or
+ * returns typed values; unknown fields are ignored.
+ */
+import { DomainError } from '../../aggregates/shared/domain-error';
+import type { SwipeDecision } from '../../aggregates/encounter/encounter.events';
+import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
+
+type Body = Record<string, unknown>;
+
+const invalid = (message: string): DomainError => new DomainError('invalid', message);
+
+/** A body that is not a JSON object is 400 (original-system facts). */
+export function objectBody(body: unknown): Body {
+  if (body === null || body === undefined) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('request body must be a JSON object');
+  return body as Body;
+}
+
+/** JSON booleans or exactly the strings "true"/"false"; anything else is 400. */
+export function flag(body: Body, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw invalid(`${field} must be a boolean`);
+}
+
+function optionalInteger(body: Body, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n)) throw invalid(`${field} must be an integer`);
+  return Math.trunc(n);
+}
+
+function optionalCoordinate(body: Body, field: 'lat' | 'lng'): number | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  const range = field === 'lat' ? 90 : 180;
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > range) {
+    throw invalid(`${field} must be a number from -${range} to ${range}`);
+  }
+  return value;
+}
+
+function requiredId(body: Body, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(`${field} required`);
+  return value.trim();
+}
+
+export interface DiscoverableRequest {
+  enabled: boolean;
+  ttlSec?: number;
+  ageClaim18?: boolean;
+  faceVisible?: boolean;
+  avatarStyle?: string;
+  vibeTags?: string[];
+}
+
+export function discoverableRequest(raw: unknown): DiscoverableRequest {
+  const body = objectBody(raw);
+  const vibeTags = body.vibe_tags;
+  if (vibeTags !== undefined && vibeTags !== null && (!Array.isArray(vibeTags) || vibeTags.some((t) => typeof t !== 'string'))) {
+    throw invalid('vibe_tags must be a list of strings');
+  }
+  const avatarStyle = body.avatar_style;
+  if (avatarStyle !== undefined && avatarStyle !== null && typeof avatarStyle !== 'string') {
+    throw invalid('avatar_style must be a string');
+  }
+  return {
+    enabled: flag(body, 'enabled') ?? false,
+    ttlSec: optionalInteger(body, 'ttl_sec'),
+    ageClaim18: flag(body, 'age_claim_18'),
+    faceVisible: flag(body, 'face_visible'),
+    avatarStyle: typeof avatarStyle === 'string' ? avatarStyle : undefined,
+    vibeTags: Array.isArray(vibeTags) ? (vibeTags as string[]) : undefined,
+  };
+}
+
+export interface SightingRequest {
+  peerPubkey: string;
+  rssiPeak: number;
+  dwellSec: number;
+  lat: number | null;
+  lng: number | null;
+}
+
+export function sightingRequest(raw: unknown): SightingRequest {
+  const body = objectBody(raw);
+  const peerPubkey = isSightablePubkey(body.peer_pubkey);
+  if (peerPubkey === null) throw invalid('peer_pubkey required (hex, >=16 chars)');
+  return {
+    peerPubkey,
+    rssiPeak: optionalInteger(body, 'rssi_peak') ?? 0,
+    dwellSec: Math.max(0, optionalInteger(body, 'dwell_sec') ?? 0),
+    lat: optionalCoordinate(body, 'lat'),
+    lng: optionalCoordinate(body, 'lng'),
+  };
+}
+
+export function swipeRequest(raw: unknown): { sightingId: string; decision: SwipeDecision } {
+  const body = objectBody(raw);
+  const sightingId = requiredId(body, 'sighting_id');
+  const decision = typeof body.decision === 'string' ? body.decision.trim().toLowerCase() : '';
+  if (decision !== 'like' && decision !== 'dislike') throw invalid("decision must be 'like' or 'dislike'");
+  return { sightingId, decision };
+}
+
+export function matchIdRequest(raw: unknown): string {
+  return requiredId(objectBody(raw), 'match_id');
+}
+
+export function approveRequest(raw: unknown): { matchId: string; text: string } {
+  const body = objectBody(raw);
+  const matchId = requiredId(body, 'match_id');
+  const text = typeof body.text === 'string' ? body.text.trim() : '';
+  if (text === '') throw invalid('text required');
+  return { matchId, text };
+}
+
+export function declineRequest(raw: unknown): { matchId: string; reason: string | null } {
+  const body = objectBody(raw);
+  const matchId = requiredId(body, 'match_id');
+  const reason = body.reason;
+  if (reason !== undefined && reason !== null && typeof reason !== 'string') throw invalid('reason must be a string');
+  return { matchId, reason: typeof reason === 'string' ? reason : null };
+}
+
+export function registerPubkeyRequest(raw: unknown): string {
+  const body = objectBody(raw);
+  const pubkey = normalisePubkey(body.pubkey);
+  if (pubkey === null) throw invalid('pubkey hex 16..128 chars');
+  return pubkey;
+}
+
+const CONSENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export interface ConsentRequest {
+  consent: boolean;
+  consentType: string;
+  scope: string;
+}
+
+/** PUT consent: `consent` (boolean, required), `consent_type` (default cloud_capability), `scope` (default `*`). */
+export function consentRequest(raw: unknown): ConsentRequest {
+  const body = objectBody(raw);
+  const consent = flag(body, 'consent');
+  if (consent === undefined) throw invalid('consent must be a boolean');
+  const consentType = body.consent_type ?? 'cloud_capability';
+  if (typeof consentType !== 'string' || !CONSENT_NAME.test(consentType)) {
+    throw invalid('consent_type must be 1-64 lower-case letters, digits or _');
+  }
+  const scope = body.scope ?? '*';
+  if (typeof scope !== 'string' || (scope !== '*' && !CONSENT_NAME.test(scope))) {
+    throw invalid("scope must be '*' or 1-64 lower-case letters, digits or _");
+  }
+  return { consent, consentType, scope };
+}

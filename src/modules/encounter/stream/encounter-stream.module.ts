@@ -1,0 +1,27 @@
+/**
+ * Delivery of encounter messages to users (SPEC §6): the notifier (event
+ * store → bus, where the background work runs), the per-process stream
+ * service (bus → open SSE connections, on every HTTP process), the SSE route,
+ * and the inbox read model that makes streams resumable.
+ */
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
+import { encounterInboxProjection } from '../../../projections/encounter-inbox.projection';
+import { AccountsModule } from '../../accounts/accounts.module';
+import { EncounterNotifier } from './encounter-notifier';
+import { EncounterStreamController } from './encounter-stream.controller';
+import { EncounterStreamService } from './encounter-stream.service';
+
+@Module({
+  imports: [AccountsModule],
+  controllers: [EncounterStreamController],
+  providers: [EncounterNotifier, EncounterStreamService],
+  exports: [EncounterStreamService],
+})
+export class EncounterStreamModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.projections.register(encounterInboxProjection);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The per-process side of encounter delivery (SPEC §6), on every process that
+ * serves HTTP (role `api`, whatever PROJECTIONS says):
+ *
+ * - a bus consumer on the four base topics, in a consumer group of its own
+ *   (`encounter-stream-<nodeId>-<random>`, fromBeginning false), so every
+ *   HTTP process sees every message from now on, whichever node published it;
+ * - an in-process fan-out to the open SSE connections of the one user a
+ *   message names (Map<userId, Set<connection>>): a message never reaches
+ *   another user's connection;
+ * - what a connection needs besides the bus: the inbox read model and the
+ *   store's head position (see StreamSession).
+ *
+ * Subscribing retries in the background and never holds up the start (the
+ * bus may be down: the inbox poll still delivers). onModuleDestroy ends every
+ * open stream first, or the HTTP server's graceful close would wait forever.
+ */
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ENCOUNTER_TOPICS, type EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
+import { APP_CONFIG, type AppConfig } from '../../../config/config';
+import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../../infrastructure/bus/message-bus.port';
+import { EVENT_STORE, type EventStore } from '../../../infrastructure/event-store/event-store.port';
+import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
+import { PROCESS_ROLE, type ProcessRole } from '../../../infrastructure/process-role';
+import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
+import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
+import { waitAtMost } from '../../../infrastructure/wait-at-most';
+import {
+  ENCOUNTER_INBOX,
+  ENCOUNTER_INBOX_PROJECTION,
+  type EncounterInboxDoc,
+  inboxAfter,
+} from '../../../projections/encounter-inbox.projection';
+import type { EncounterBusValue, StreamMessage } from './sse';
+
+const BASE_TOPICS: readonly EncounterTopic[] = Object.values(ENCOUNTER_TOPICS);
+const LISTEN_STOP_TIMEOUT_MS = 5000;
+const SUBSCRIBE_RETRY_MS = 2000;
+/** how long a doorbell waits for the inbox before the bus's own copy is sent */
+export const INBOX_WAIT_MS = 1000;
+const CHECKPOINT_POLL_MS = 25;
+
+export interface StreamConnection {
+  deliver(message: StreamMessage): void;
+  /** ends the HTTP response (shutdown) */
+  end(): void;
+}
+
+/** The stream message of a bus message, or null for anything malformed or addressed inconsistently. */
+export function streamMessageOf(message: BusMessage): { userId: string; message: StreamMessage } | null {
+  const topic = message.topic as EncounterTopic;
+  const value = message.value as Partial<EncounterBusValue> | null;
+  if (!BASE_TOPICS.includes(topic) || !value || typeof value !== 'object') return null;
+  const userId = message.key;
+  if (typeof userId !== 'string' || userId === '' || value.topic !== `${topic}.${userId}`) return null;
+  if (typeof value.id !== 'string' || !/^\d{1,15}$/.test(value.id)) return null;
+  if (!value.payload || typeof value.payload !== 'object' || typeof value.at !== 'string') return null;
+  return { userId, message: { position: Number(value.id), topic, userTopic: value.topic, payload: value.payload, at: value.at } };
+}
+
+export function toStreamMessage(doc: EncounterInboxDoc): StreamMessage {
+  return { position: doc.position, topic: doc.topic, userTopic: doc.user_topic, payload: doc.payload, at: doc.at };
+}
+
+@Injectable()
+export class EncounterStreamService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('EncounterStream');
+  private readonly connections = new Map<string, Set<StreamConnection>>();
+  readonly groupId: string;
+  private listener: BusSubscription | null = null;
+  private listening: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(PROCESS_ROLE) private readonly role: ProcessRole,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly runner: ProjectionRunner,
+    private readonly lifecycle: PlatformLifecycle,
+  ) {
+    this.groupId = `encounter-stream-${config.nodeId}-${randomBytes(6).toString('hex')}`;
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.role !== 'api') return;
+    this.listening = this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    const open = [...this.connections.values()].flatMap((set) => [...set]);
+    this.connections.clear();
+    for (const connection of open) connection.end();
+    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
+    await this.listener?.stop().catch(() => undefined);
+  }
+
+  /** true once the bus consumer joined its group (live delivery works; before that, the inbox poll does) */
+  get isListening(): boolean {
+    return this.listener !== null;
+  }
+
+  /** false once the process is shutting down: new streams are refused */
+  get accepting(): boolean {
+    return !this.stopped;
+  }
+
+  /** Registers a user's connection; the returned function unregisters it. */
+  connect(userId: string, connection: StreamConnection): () => void {
+    let set = this.connections.get(userId);
+    if (!set) this.connections.set(userId, (set = new Set()));
+    set.add(connection);
+    return () => {
+      const current = this.connections.get(userId);
+      current?.delete(connection);
+      if (current?.size === 0) this.connections.delete(userId);
+    };
+  }
+
+  /** Hands a bus message to the connections of the user it names, and nobody else. */
+  dispatch(busMessage: BusMessage): void {
+    const parsed = streamMessageOf(busMessage);
+    if (!parsed) return;
+    for (const connection of this.connections.get(parsed.userId) ?? []) {
+      try {
+        connection.deliver(parsed.message);
+      } catch (error) {
+        this.logger.warn(`delivery failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  headPosition(): Promise<number> {
+    return this.eventStore.headPosition();
+  }
+
+  async readInbox(userId: string, after: number, limit: number): Promise<StreamMessage[]> {
+    const query = inboxAfter(userId, after, limit);
+    const docs = await this.readStore.collection<EncounterInboxDoc>(ENCOUNTER_INBOX).find(query.filter, query.options);
+    return docs.map(toStreamMessage);
+  }
+
+  /** Resolves true once the inbox read model reached `position` (in-process runner, or a worker's checkpoint). */
+  async waitForInbox(position: number, timeoutMs = INBOX_WAIT_MS): Promise<boolean> {
+    if (this.lifecycle.runsBackgroundWork()) return this.runner.waitFor([ENCOUNTER_INBOX_PROJECTION], position, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    while (!this.stopped) {
+      if (((await this.readStore.getCheckpoint(ENCOUNTER_INBOX_PROJECTION)) ?? 0) >= position) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_POLL_MS).unref());
+    }
+    return false;
+  }
+
+  private async listen(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const subscription = await this.bus.subscribe(
+          { groupId: this.groupId, topics: [...BASE_TOPICS], fromBeginning: false },
+          // never throws: a redelivered message would only be dropped by the sessions' dedupe
+          async (message: BusMessage) => this.dispatch(message),
+        );
+        if (this.stopped) await subscription.stop();
+        else this.listener = subscription;
+        return;
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`cannot subscribe to the encounter topics: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_RETRY_MS).unref());
+      }
+    }
+  }
+}
