@@ -5,6 +5,7 @@ import { apiKeysProjection } from './api-keys.projection';
 import { computeEscrowsProjection } from './compute-escrows.projection';
 import { computeProviderProjection } from './compute-provider.projection';
 import { computeSettingsProjection } from './compute-settings.projection';
+import { chatSpendProjection } from './chat-spend.projection';
 import { contestLeaderboardProjection } from './contest-leaderboard.projection';
 import { encounterInboxProjection } from './encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter-matches.projection';
@@ -28,4 +29,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,
+  chatSpendProjection,
 ];

@@ -6,6 +6,7 @@
 export type DomainErrorKind =
   | 'invalid' // 400
   | 'unauthenticated' // 401
+  | 'payment_required' // 402
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
@@ -13,10 +14,18 @@ export type DomainErrorKind =
   | 'too_large' // 413
   | 'rate_limited'; // 429
 
+export interface DomainErrorOptions {
+  /** extra fields of the error body (e.g. the budget gate's estimate) */
+  details?: Record<string, unknown>;
+  /** seconds until a retry can succeed: the `Retry-After` header */
+  retryAfterSec?: number;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
+    readonly options: DomainErrorOptions = {},
   ) {
     super(message);
     this.name = 'DomainError';

@@ -12,7 +12,7 @@ import { AdminController } from './admin.controller';
 import { ApiKeysController } from './api-keys.controller';
 import { AuthController } from './auth.controller';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
-import { AuthenticatedGuard } from './auth/authenticated.guard';
+import { AuthenticatedGuard, OptionalAuthenticationGuard } from './auth/authenticated.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { PasswordHasher } from './auth/password-hasher';
 import { ServiceSecrets } from './auth/secrets';
@@ -38,6 +38,7 @@ import { Sessions } from './commands/sessions';
     JwtStrategy,
     ApiKeyAuthenticator,
     AuthenticatedGuard,
+    OptionalAuthenticationGuard,
     Claims,
     Sessions,
     RegisterUserHandler,
@@ -49,7 +50,7 @@ import { Sessions } from './commands/sessions';
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
   ],
-  exports: [AuthenticatedGuard, ApiKeyAuthenticator, AccountsQueries],
+  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, ApiKeyAuthenticator, AccountsQueries],
 })
 export class AccountsModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRegistry) {}

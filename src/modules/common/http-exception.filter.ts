@@ -7,11 +7,13 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { FastifyReply } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domain-error';
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
+import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
 import { RawBodyError } from './raw-body-error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
+  payment_required: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
@@ -25,11 +27,26 @@ export interface ErrorBody {
   error: string;
 }
 
-/** Status and body for any thrown value. */
-export function describeError(error: unknown): { status: number; body: ErrorBody | Record<string, unknown> } {
+/** Status, body and headers for any thrown value. */
+export function describeError(error: unknown): {
+  status: number;
+  body: ErrorBody | Record<string, unknown>;
+  headers?: Record<string, string>;
+} {
   if (error instanceof RawBodyError) return { status: error.status, body: error.body };
   if (error instanceof DomainError) {
-    return { status: STATUS_BY_KIND[error.kind], body: { success: false, error: error.message } };
+    const { details, retryAfterSec } = error.options;
+    return {
+      status: STATUS_BY_KIND[error.kind],
+      body: { ...details, success: false, error: error.message },
+      headers: retryAfterSec === undefined ? undefined : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) },
+    };
+  }
+  if (error instanceof LlmUnavailableError) {
+    return { status: 503, body: { success: false, error: `language model unavailable: ${error.message}` }, headers: { 'retry-after': '5' } };
+  }
+  if (error instanceof LlmRequestError) {
+    return { status: 502, body: { success: false, error: `language model refused the request: ${error.message}` } };
   }
   if (error instanceof HttpException) {
     return { status: error.getStatus(), body: { success: false, error: httpMessage(error) } };
@@ -53,9 +70,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const { status, body } = describeError(error);
-    if (status >= 500) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    const { status, body, headers } = describeError(error);
+    if (status >= 500 && status !== 502 && status !== 503) {
+      this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (headers) void reply.headers(headers);
     void reply.status(status).send(body);
   }
 }

@@ -5,29 +5,9 @@
  * Every function here throws a 400 DomainError with the contract's text, or
  * returns typed values; unknown fields are ignored.
  */
-import { DomainError } from '../../aggregates/shared/domain-error';
 import type { SwipeDecision } from '../../aggregates/encounter/encounter.events';
 import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
-
-type Body = Record<string, unknown>;
-
-const invalid = (message: string): DomainError => new DomainError('invalid', message);
-
-/** A body that is not a JSON object is 400 (original-system facts). */
-export function objectBody(body: unknown): Body {
-  if (body === null || body === undefined) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw invalid('request body must be a JSON object');
-  return body as Body;
-}
-
-/** JSON booleans or exactly the strings "true"/"false"; anything else is 400. */
-export function flag(body: Body, field: string): boolean | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (value === true || value === 'true') return true;
-  if (value === false || value === 'false') return false;
-  throw invalid(`${field} must be a boolean`);
-}
+import { type Body, flag, invalid, objectBody } from '../common/body-fields';
 
 function optionalInteger(body: Body, field: string): number | undefined {
   const value = body[field];

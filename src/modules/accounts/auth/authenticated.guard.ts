@@ -101,3 +101,21 @@ export const UniformUnauthenticated = (): MethodDecorator & ClassDecorator => Se
 
 /** Refuses API keys on a route (e.g. key management needs a login). */
 export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(ALLOW_API_KEYS, false);
+
+/**
+ * For routes open to anonymous callers that act for a known user when one
+ * authenticates (POST /chat): no credential passes with no user; a
+ * credential must be valid (401 otherwise) and then sets request.user.
+ */
+@Injectable()
+export class OptionalAuthenticationGuard {
+  constructor(private readonly authenticated: AuthenticatedGuard) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!credentialOf(context.switchToHttp().getRequest<Request>())) return true;
+    return this.authenticated.canActivate(context);
+  }
+}
+
+/** No credential: anonymous; a credential: must be valid. */
+export const OptionallyAuthenticated = (): MethodDecorator & ClassDecorator => UseGuards(OptionalAuthenticationGuard);

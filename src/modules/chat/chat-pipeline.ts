@@ -1,0 +1,49 @@
+/**
+ * The one entry point of the agent pipeline (issue 7): POST /chat, a due
+ * scheduled prompt and a goal's sub-task all run a prompt through it, so the
+ * guardrail, the secret redaction, the budget gate and the CREATE / REUSE
+ * logic apply the same way to each.
+ *
+ * `messageId` makes a run idempotent: running the same message id twice
+ * records it once and answers the first run's response again (the scheduler
+ * relies on that for exactly-once; HTTP requests get a fresh id).
+ */
+import type { TaskSource } from '../../aggregates/chat/chat.events';
+import type { CommandContext } from '../common/command-executor';
+
+export interface ModelConfig {
+  /** the model for this call (any model id the configured server knows) */
+  model?: string;
+  /** the fast model of a speculative reply */
+  fast_model?: string;
+  /** the expert model of a speculative background run */
+  expert_model?: string;
+}
+
+export interface ChatRequest {
+  userId: string;
+  promptId: string;
+  prompt: string;
+  createAgent: boolean;
+  taskSource: TaskSource;
+  modelConfig: ModelConfig | null;
+  autonomous: boolean;
+  speculative: boolean;
+  casualConv: boolean;
+  /** idempotency key of this run; a fresh one per HTTP request */
+  messageId: string;
+  origin: 'http' | 'schedule' | 'goal';
+}
+
+/** SPEC §2.1 chat response. */
+export interface ChatReply {
+  response: string;
+  prompt_id: string;
+  flow_id: string;
+  actions_completed: number;
+  recipe_saved: boolean;
+}
+
+export abstract class ChatPipeline {
+  abstract run(request: ChatRequest, context: CommandContext): Promise<ChatReply>;
+}

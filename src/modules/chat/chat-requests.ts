@@ -1,0 +1,114 @@
+/**
+ * Bodies of the core routes (SPEC §2.1, §2.2): POST /chat, /visual_agent,
+ * /add_history. Missing or malformed fields are 400 with a message naming
+ * the field; unknown fields are ignored.
+ */
+import { PROMPT_ID_PATTERN, TASK_SOURCES, type HistoryMessage, type TaskSource, USER_ID_PATTERN } from '../../aggregates/chat/chat.events';
+import { type Body, flag, invalid, objectBody } from '../common/body-fields';
+import type { ModelConfig } from './chat-pipeline';
+
+/** A prompt longer than this is refused: no model context takes it, and it would only cost. */
+export const PROMPT_MAX_CHARS = 32_000;
+const HISTORY_MAX_MESSAGES = 100;
+const MODEL_NAME = /^[A-Za-z0-9_.:/@-]{1,128}$/;
+
+function requiredString(body: Body, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(`${field} is required (a non-empty string)`);
+  return value;
+}
+
+export function userIdOf(body: Body): string {
+  const userId = requiredString(body, 'user_id').trim();
+  if (!USER_ID_PATTERN.test(userId)) throw invalid('user_id must be 1-128 letters, digits or _ . : @ -');
+  return userId;
+}
+
+export function promptIdOf(body: Body): string {
+  const promptId = requiredString(body, 'prompt_id').trim();
+  if (!PROMPT_ID_PATTERN.test(promptId)) throw invalid('prompt_id may hold only letters, digits, _ and - (1-128 characters)');
+  return promptId;
+}
+
+function promptOf(body: Body): string {
+  const prompt = requiredString(body, 'prompt');
+  if ([...prompt].length > PROMPT_MAX_CHARS) throw invalid(`prompt must be at most ${PROMPT_MAX_CHARS} characters`);
+  return prompt;
+}
+
+function modelConfigOf(body: Body): ModelConfig | null {
+  const value = body.model_config;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid('model_config must be an object or null');
+  const config: ModelConfig = {};
+  for (const field of ['model', 'fast_model', 'expert_model'] as const) {
+    const name = (value as Body)[field];
+    if (name === undefined || name === null) continue;
+    if (typeof name !== 'string' || !MODEL_NAME.test(name)) throw invalid(`model_config.${field} must be a model name`);
+    config[field] = name;
+  }
+  return config;
+}
+
+export interface ChatBody {
+  userId: string;
+  promptId: string;
+  prompt: string;
+  createAgent: boolean;
+  taskSource: TaskSource;
+  modelConfig: ModelConfig | null;
+  autonomous: boolean;
+  speculative: boolean;
+  casualConv: boolean;
+}
+
+export function chatBody(raw: unknown): ChatBody {
+  const body = objectBody(raw);
+  const taskSource = body.task_source ?? 'own';
+  if (typeof taskSource !== 'string' || !(TASK_SOURCES as readonly string[]).includes(taskSource)) {
+    throw invalid(`task_source must be one of ${TASK_SOURCES.join(', ')}`);
+  }
+  return {
+    userId: userIdOf(body),
+    promptId: promptIdOf(body),
+    prompt: promptOf(body),
+    createAgent: flag(body, 'create_agent') ?? false,
+    taskSource: taskSource as TaskSource,
+    modelConfig: modelConfigOf(body),
+    autonomous: flag(body, 'autonomous') ?? false,
+    speculative: flag(body, 'speculative') ?? false,
+    casualConv: flag(body, 'casual_conv') ?? false,
+  };
+}
+
+export function visualBody(raw: unknown): { userId: string; promptId: string; prompt: string; imageUrl: string } {
+  const body = objectBody(raw);
+  const imageUrl = requiredString(body, 'image_url').trim();
+  let url: URL;
+  try {
+    url = new URL(imageUrl);
+  } catch {
+    throw invalid('image_url must be an http(s) or data: URL');
+  }
+  if (!['http:', 'https:', 'data:'].includes(url.protocol)) throw invalid('image_url must be an http(s) or data: URL');
+  return { userId: userIdOf(body), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
+}
+
+export function historyBody(raw: unknown): { userId: string; promptId: string; history: HistoryMessage[] } {
+  const body = objectBody(raw);
+  const userId = userIdOf(body);
+  const promptId = promptIdOf(body);
+  const history = body.history;
+  if (!Array.isArray(history) || history.length === 0) throw invalid('history must be a non-empty array of {role, content}');
+  if (history.length > HISTORY_MAX_MESSAGES) throw invalid(`history may hold at most ${HISTORY_MAX_MESSAGES} messages`);
+  const messages = history.map((entry, i) => {
+    const item = entry as Body | null;
+    if (!item || typeof item !== 'object' || (item.role !== 'user' && item.role !== 'assistant')) {
+      throw invalid(`history[${i}].role must be user or assistant`);
+    }
+    if (typeof item.content !== 'string') throw invalid(`history[${i}].content must be a string`);
+    if ([...item.content].length > PROMPT_MAX_CHARS) throw invalid(`history[${i}].content must be at most ${PROMPT_MAX_CHARS} characters`);
+    return { role: item.role, content: item.content } as HistoryMessage;
+  });
+  return { userId, promptId, history: messages };
+}

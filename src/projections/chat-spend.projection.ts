@@ -1,0 +1,39 @@
+/**
+ * `chatSpend`: what each user's chat responses cost per UTC day, in integer
+ * micro-dollars, for the budget gate. One document per (user, day), `_id`
+ * `<userId>:<YYYY-MM-DD>`; free responses (cost 0) are not counted.
+ */
+import type { ResponseGiven } from '../aggregates/chat/chat.events';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { Doc } from '../infrastructure/read-store/read-store.port';
+import { applyOnce } from './support/apply-once';
+
+export const CHAT_SPEND = 'chat_spend';
+
+export interface ChatSpendDoc extends Doc {
+  user_id: string;
+  day: string;
+  cost_micro_usd: number;
+  responses: number;
+}
+
+export function chatSpendId(userId: string, day: string): string {
+  return `${userId}:${day}`;
+}
+
+export const chatSpendProjection: ProjectionDefinition = {
+  name: 'chatSpend',
+  version: 1,
+  eventTypes: ['ResponseGiven'],
+  collections: [CHAT_SPEND],
+  apply(event: RecordedEvent, writer: ProjectionWriter): void {
+    const data = (event as RecordedEvent & ResponseGiven).data;
+    if (!(data.cost_micro_usd > 0)) return;
+    const day = data.responded_at.slice(0, 10);
+    applyOnce(writer, CHAT_SPEND, chatSpendId(data.user_id, day), event, {
+      $inc: { cost_micro_usd: data.cost_micro_usd, responses: 1 },
+      $set: { user_id: data.user_id, day },
+    });
+  },
+};
