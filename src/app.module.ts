@@ -5,6 +5,7 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { ChatModule } from './modules/chat/chat.module';
+import { ScheduleModule } from './modules/chat/schedule/schedule.module';
 import { ContestModule } from './modules/contest/contest.module';
 import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
@@ -15,7 +16,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule],
+      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule],
     };
   }
 }

@@ -10,6 +10,7 @@ import { contestLeaderboardProjection } from './contest-leaderboard.projection';
 import { encounterInboxProjection } from './encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter-profiles.projection';
+import { scheduledPromptsProjection } from './scheduled-prompts.projection';
 import { revenueProjection } from './revenue.projection';
 import { tradingProjection } from './trading.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
@@ -30,4 +31,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   encounterMatchesProjection,
   encounterInboxProjection,
   chatSpendProjection,
+  scheduledPromptsProjection,
 ];

@@ -1,0 +1,35 @@
+/**
+ * `/time_agent`: durable scheduled prompts (issue 7 item 5). The controller
+ * records schedules; the scheduler runs due ones through ChatModule's
+ * ChatPipeline where the background work runs. docs/chat-scheduler.md.
+ */
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/config';
+import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
+import { scheduledPromptsProjection } from '../../../projections/scheduled-prompts.projection';
+import { CommonModule } from '../../common/common.module';
+import { ChatModule } from '../chat.module';
+import { SchedulePromptHandler } from './schedule.commands';
+import { ScheduleQueries } from './schedule.queries';
+import { SCHEDULE_SETTINGS, scheduleSettingsOf } from './schedule-settings';
+import { PromptScheduler } from './scheduler';
+import { TimeAgentController } from './time-agent.controller';
+
+@Module({
+  imports: [CommonModule, ChatModule],
+  controllers: [TimeAgentController],
+  providers: [
+    { provide: SCHEDULE_SETTINGS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => scheduleSettingsOf(config) },
+    SchedulePromptHandler,
+    ScheduleQueries,
+    PromptScheduler,
+  ],
+  exports: [ScheduleQueries, PromptScheduler],
+})
+export class ScheduleModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.projections.register(scheduledPromptsProjection);
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * `/time_agent` (SPEC §2.2, §4.1; issue 7 item 5): durable scheduled prompts.
+ *
+ * - `POST /time_agent` {user_id, prompt_id, prompt, schedule_time} → 202
+ *   `{success: true, data: {schedule_id, user_id, prompt_id, run_at, status: 'scheduled'}}`.
+ *   400 `{success: false, error}` for a missing or malformed field or a
+ *   schedule_time that is not in the future; 403 with the reason when the
+ *   guardrail blocks the prompt.
+ * - `GET /time_agent/:schedule_id` → 200 `{success: true, data: <status view>}`, 404 unknown.
+ *
+ * SPEC does not show the response bodies; the shapes are documented in
+ * docs/chat-scheduler.md. When the prompt is due, the scheduler
+ * (scheduler.ts) runs it through the chat pipeline with message id =
+ * schedule_id; the answer lands in the conversation (user_id, prompt_id).
+ */
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Clock } from '../../../infrastructure/clock';
+import type { CommandContext } from '../../common/command-executor';
+import { type Envelope, ok } from '../../common/envelope';
+import { RequestContext } from '../../common/request-context';
+import { SchedulePrompt, type ScheduleReceipt } from './schedule.commands';
+import { ScheduleQueries, type ScheduleView } from './schedule.queries';
+import { parseTimeAgentRequest } from './time-agent.request';
+
+@Controller('time_agent')
+export class TimeAgentController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: ScheduleQueries,
+    private readonly clock: Clock,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  async schedule(@Body() body: unknown, @RequestContext() context: CommandContext): Promise<Envelope<ScheduleReceipt>> {
+    const input = parseTimeAgentRequest(body, this.clock.now());
+    return ok(await this.commands.execute(new SchedulePrompt(input, context)));
+  }
+
+  @Get(':schedule_id')
+  async status(@Param('schedule_id') scheduleId: string): Promise<Envelope<ScheduleView>> {
+    const view = await this.queries.byId(scheduleId);
+    if (!view) throw new NotFoundException('scheduled prompt not found');
+    return ok(view);
+  }
+}
