@@ -9,6 +9,7 @@ import { ScheduleModule } from './modules/chat/schedule/schedule.module';
 import { ContestModule } from './modules/contest/contest.module';
 import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
+import { GoalsModule } from './modules/goals/goals.module';
 import { HealthModule } from './modules/health/health.module';
 
 @Module({})
@@ -16,7 +17,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule],
+      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule],
     };
   }
 }

@@ -10,10 +10,11 @@ import { contestLeaderboardProjection } from './contest-leaderboard.projection';
 import { encounterInboxProjection } from './encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter-profiles.projection';
-import { scheduledPromptsProjection } from './scheduled-prompts.projection';
+import { goalsProjection } from './goals.projection';
 import { revenueProjection } from './revenue.projection';
 import { tradingProjection } from './trading.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
+import { scheduledPromptsProjection } from './scheduled-prompts.projection';
 import { usersProjection } from './users.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -30,6 +31,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,
-  chatSpendProjection,
   scheduledPromptsProjection,
+  goalsProjection,
+  chatSpendProjection,
 ];

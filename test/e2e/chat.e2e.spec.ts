@@ -6,7 +6,7 @@
  */
 import { conversationStreamId, recipeStreamId } from '../../src/aggregates/chat/chat.events';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -104,6 +104,7 @@ describe('POST /chat on the offline engine', () => {
     expect(res.body.response).toContain('10');
     const recorded = await events(conversationStreamId(user, 's1'));
     expect(recorded.map((e) => e.type)).toContain('ExpertRunRequested');
+    await waitUntil(async () => (await events(conversationStreamId(user, 's1'))).some((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert'), 15_000);
   });
 
   it('given a secret in the prompt, when chatting, then only the redacted prompt is stored', async () => {
@@ -204,3 +205,21 @@ describe('POST /chat limits', () => {
     }
   });
 });
+
+describe('POST /chat task_source', () => {
+  it('given a node whose compute settings refuse hive work, when a hive or idle task arrives, then 403; own work still runs', async () => {
+    const t = await startTestApp({ SVC_HIVE_COMPUTE_POLICY: 'local_only' });
+    try {
+      const body = { user_id: uniqueName('u'), prompt_id: 'h', prompt: 'what is 1 + 1', casual_conv: true };
+      for (const task_source of ['hive', 'idle']) {
+        const res = await t.request('POST', '/chat', { body: { ...body, task_source } });
+        expect(res.status).toBe(403);
+        expect(res.body.error).toContain('hive_compute_policy is local_only');
+      }
+      expect((await t.request('POST', '/chat', { body: { ...body, task_source: 'own' } })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+

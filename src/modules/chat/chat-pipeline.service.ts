@@ -34,6 +34,8 @@ import { decompose } from '../../infrastructure/llm/offline/decompose';
 import { OFFLINE_DISCLOSURE } from '../../infrastructure/llm/offline/offline-language-model';
 import { createBuiltInTools, findTool, type Tool } from '../../infrastructure/llm/offline/tools';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
+import { ComputeQueries } from '../compute/compute.queries';
+import { hiveRefusal } from '../hive/hive-policy';
 import { ActionRunner, type RunUsage } from './action-runner';
 import { ChatPipeline, type ChatReply, type ChatRequest } from './chat-pipeline';
 import { ChatQueries } from './chat.queries';
@@ -63,6 +65,7 @@ export class DefaultChatPipeline extends ChatPipeline {
     private readonly executor: CommandExecutor,
     private readonly runner: ActionRunner,
     private readonly queries: ChatQueries,
+    private readonly compute: ComputeQueries,
     private readonly clock: Clock,
     @Inject(LLM) private readonly llm: LanguageModel,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -81,6 +84,7 @@ export class DefaultChatPipeline extends ChatPipeline {
     const answered = conversationAnswer(state, request.messageId);
     if (answered) return { ...answered, prompt_id: request.promptId };
 
+    await this.checkTaskSource(request);
     await this.guard(request, stream, context);
     const { text: prompt, redactions } = redactSecrets(request.prompt);
     await this.checkBudget(request.userId, prompt, state);
@@ -182,6 +186,19 @@ export class DefaultChatPipeline extends ChatPipeline {
       model: request.modelConfig?.model ?? null,
       origin,
     };
+  }
+
+  /**
+   * `task_source` hive or idle: work this node does for others on its spare
+   * compute, taken only as the node's compute settings allow (the same rule
+   * as the hive worker's); own work always runs.
+   */
+  private async checkTaskSource(request: ChatRequest): Promise<void> {
+    if (request.taskSource === 'own') return;
+    const refusal = hiveRefusal((await this.compute.merged()).values);
+    if (refusal) {
+      throw new DomainError('forbidden', `this node does not take ${request.taskSource} work: ${refusal} (compute settings)`);
+    }
   }
 
   /** 403 for a blocked prompt, recorded without its text. */

@@ -25,7 +25,8 @@ export class RecordExpertAnswerHandler implements ICommandHandler<RecordExpertAn
         completionTokens: 0,
       },
       c.context,
-      { maxRetries: 10 },
+      // a bus listener, not a REST client: nobody reads right after this write
+      { maxRetries: 10, readYourWrites: false },
     );
     return { recorded: events.length > 0 };
   }

@@ -12,6 +12,7 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import { chatSpendProjection } from '../../projections/chat-spend.projection';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { ComputeModule } from '../compute/compute.module';
 import { ActionRunner } from './action-runner';
 import { ChatPipeline } from './chat-pipeline';
 import { DefaultChatPipeline } from './chat-pipeline.service';
@@ -22,7 +23,7 @@ import { CHAT_RATE_LIMITER } from './chat.tokens';
 import { ChatRateLimiter } from './guards/rate-limit';
 
 @Module({
-  imports: [CommonModule, AccountsModule],
+  imports: [CommonModule, AccountsModule, ComputeModule],
   controllers: [ChatController],
   providers: [
     {

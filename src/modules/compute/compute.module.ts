@@ -52,6 +52,7 @@ export const COMPUTE_PROJECTIONS = [
     CompleteSettlementHandler,
     RecordRevenueHandler,
   ],
+  exports: [ComputeQueries, COMPUTE_OVERRIDES],
 })
 export class ComputeModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRegistry) {}

@@ -1,0 +1,67 @@
+import { Logger } from '@nestjs/common';
+import type { LanguageModel, LlmCompletion } from '../../infrastructure/llm/llm.port';
+import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
+import { fitPlan, planGoal, PLANNER_INSTRUCTIONS } from './goal-planner';
+import { sweepActions } from './goal-timeouts';
+import type { GoalDoc } from '../../projections/goals.projection';
+
+function model(answer: string | Error, source: 'model' | 'offline' = 'model') {
+  const requests: unknown[] = [];
+  const llm = {
+    kind: 'openai',
+    defaultModel: 'm',
+    complete: async (request: unknown): Promise<LlmCompletion> => {
+      requests.push(request);
+      if (answer instanceof Error) throw answer;
+      return { content: answer, model: 'm', source, usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' };
+    },
+    stream: jest.fn(),
+  } as unknown as LanguageModel;
+  return { llm, requests };
+}
+
+describe('goal planner', () => {
+  beforeAll(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+
+  it('takes the client’s list as given', async () => {
+    expect(await planGoal('g', model('1. x').llm, [' a ', 'b'])).toEqual({ subtasks: ['a', 'b'], plannedBy: 'client' });
+  });
+
+  it('splits offline when the port is the offline engine', async () => {
+    const plan = await planGoal('book a flight, then book a hotel; then pack', new OfflineLanguageModel(() => new Date()));
+    expect(plan).toEqual({ subtasks: ['book a flight', 'book a hotel', 'pack'], plannedBy: 'offline' });
+  });
+
+  it('asks a model for a numbered list and takes its items', async () => {
+    const { llm, requests } = model('Here is the plan:\n1. Find flights\n2. Book a hotel\n3. Pack');
+    expect(await planGoal('trip to Rome', llm)).toEqual({ subtasks: ['Find flights', 'Book a hotel', 'Pack'], plannedBy: 'model' });
+    expect(requests[0]).toMatchObject({ messages: [{ role: 'system', content: PLANNER_INSTRUCTIONS }, { role: 'user', content: 'trip to Rome' }] });
+  });
+
+  it('falls back to the offline splitter when the model answers without a list or fails', async () => {
+    expect(await planGoal('a; b', model('I would rather not.').llm)).toEqual({ subtasks: ['a', 'b'], plannedBy: 'offline' });
+    expect(await planGoal('a; b', model(new Error('down')).llm)).toEqual({ subtasks: ['a', 'b'], plannedBy: 'offline' });
+  });
+
+  it('keeps at most 20 sub-tasks, joining the rest into the last', () => {
+    const plan = fitPlan(Array.from({ length: 23 }, (_, i) => `step ${i + 1}`));
+    expect(plan).toHaveLength(20);
+    expect(plan[19]).toBe('step 20; step 21; step 22; step 23');
+  });
+});
+
+describe('goal timeout sweep', () => {
+  const doc = (subtasks: Partial<GoalDoc['subtasks'][string]>[]): GoalDoc =>
+    ({
+      _id: 'g',
+      subtask_ids: subtasks.map((_, i) => `s${i + 1}`),
+      subtasks: Object.fromEntries(subtasks.map((s, i) => [`s${i + 1}`, s])),
+    }) as unknown as GoalDoc;
+  const now = new Date('2026-01-01T00:01:00.000Z');
+
+  it('expires a goal with a dispatched sub-task past its deadline and dispatches one that waits', () => {
+    expect(sweepActions(doc([{ status: 'dispatched', deadline: '2026-01-01T00:00:59.000Z' }]), now)).toEqual({ expire: true, dispatch: false });
+    expect(sweepActions(doc([{ status: 'dispatched', deadline: '2026-01-01T00:02:00.000Z' }]), now)).toEqual({ expire: false, dispatch: false });
+    expect(sweepActions(doc([{ status: 'pending', deadline: null }, { status: 'completed', deadline: null }]), now)).toEqual({ expire: false, dispatch: true });
+  });
+});

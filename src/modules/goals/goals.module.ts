@@ -1,0 +1,30 @@
+/**
+ * Goals: POST /goals and GET /goals/:id, the goal aggregate's command
+ * handlers, the dispatch saga, the timeout sweep and the `goals` read model.
+ * The hive (worker, task relay, results listener) comes with HiveModule,
+ * which also brings the LLM port the planner uses.
+ */
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
+import { goalsProjection } from '../../projections/goals.projection';
+import { GoalDispatchSaga } from '../../sagas/goal-dispatch.saga';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { HiveModule } from '../hive/hive.module';
+import { GoalTimeouts } from './goal-timeouts';
+import { GoalsController } from './goals.controller';
+import { GOAL_COMMAND_HANDLERS } from './goals.handlers';
+import { GoalsQueries } from './goals.queries';
+
+@Module({
+  imports: [CommonModule, AccountsModule, HiveModule],
+  controllers: [GoalsController],
+  providers: [GoalsQueries, ...GOAL_COMMAND_HANDLERS, GoalDispatchSaga, GoalTimeouts],
+})
+export class GoalsModule implements OnModuleInit {
+  constructor(private readonly projections: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.projections.register(goalsProjection);
+  }
+}

@@ -1,0 +1,162 @@
+import { Logger } from '@nestjs/common';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/node-compute/compute-fields';
+import type { AppConfig } from '../../config/config';
+import { InProcessBus } from '../../infrastructure/bus/in-process/in-process-bus';
+import type { BusMessage } from '../../infrastructure/bus/message-bus.port';
+import { type LanguageModel, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
+import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
+import type { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
+import type { ExpertTask, HiveResult, SubtaskTask } from './hive-messages';
+import { hiveRefusal, takesHiveWork } from './hive-policy';
+import { HiveWorker, HiveWorkRefused } from './hive-worker';
+
+const config = { nodeId: 'node-b', kafka: null } as unknown as AppConfig;
+const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
+
+const subtask = (change: Partial<SubtaskTask> = {}): SubtaskTask => ({
+  task_id: 'g1:s1:1',
+  kind: 'subtask',
+  goal_id: 'g1',
+  subtask_id: 's1',
+  attempt: 1,
+  description: 'what is 6 * 7',
+  origin_node: 'node-a',
+  deadline: new Date(Date.now() + 60_000).toISOString(),
+  correlation_id: 'c1',
+  ...change,
+});
+
+const expert: ExpertTask = {
+  task_id: 'run-1',
+  kind: 'expert',
+  run_id: 'run-1',
+  user_id: 'u1',
+  prompt_id: 'p1',
+  prompt: 'explain',
+  model: 'big-model',
+  attempt: 1,
+  origin_node: 'node-a',
+  deadline: new Date(Date.now() + 60_000).toISOString(),
+  correlation_id: 'c2',
+};
+
+const message = (value: unknown): BusMessage => ({ topic: 'svc.hive.tasks', partition: 0, offset: 0, key: 'k', value, headers: {}, timestamp: 't' });
+
+async function until(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timeout');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('hive policy', () => {
+  it('takes hive work by default, not with hive_compute_policy local_only nor with max_hive_gpu_pct 0', () => {
+    expect(takesHiveWork(COMPUTE_DEFAULTS)).toBe(true);
+    expect(takesHiveWork({ hive_compute_policy: 'hive_preferred', max_hive_gpu_pct: 1 })).toBe(true);
+    expect(hiveRefusal({ hive_compute_policy: 'local_only', max_hive_gpu_pct: 50 })).toBe('hive_compute_policy is local_only');
+    expect(hiveRefusal({ hive_compute_policy: 'local_preferred', max_hive_gpu_pct: 0 })).toBe('max_hive_gpu_pct is 0');
+  });
+});
+
+describe('hive worker', () => {
+  let bus: InProcessBus;
+  let results: HiveResult[];
+  let settings: ComputeSettings;
+  let worker: HiveWorker;
+  const start = (llm: LanguageModel = new OfflineLanguageModel(() => new Date())) => {
+    worker = new HiveWorker(config, bus, llm, { merged: async () => ({ values: settings }) }, background, { policyPollMs: 60_000 });
+    return worker;
+  };
+
+  beforeAll(() => jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined));
+  beforeEach(async () => {
+    bus = new InProcessBus({ retryDelayMs: 10, onHandlerError: () => undefined });
+    results = [];
+    settings = { ...COMPUTE_DEFAULTS };
+    await bus.subscribe({ groupId: 'origin', topics: ['svc.hive.results'], fromBeginning: true }, async (m) => void results.push(m.value as HiveResult));
+  });
+  afterEach(async () => {
+    await worker?.onModuleDestroy();
+    await bus.close();
+  });
+
+  it('runs a sub-task through the LLM port and publishes the result, echoing the task', async () => {
+    await start().reconcile();
+    await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask() }]);
+    await until(() => results.length === 1);
+    expect(results[0]).toMatchObject({
+      task_id: 'g1:s1:1',
+      kind: 'subtask',
+      goal_id: 'g1',
+      subtask_id: 's1',
+      attempt: 1,
+      origin_node: 'node-a',
+      correlation_id: 'c1',
+      status: 'completed',
+      source: 'offline',
+      model: 'offline',
+      node_id: 'node-b',
+    });
+    expect(results[0].result).toContain('42');
+  });
+
+  it('runs an expert task with its model and echoes the run', async () => {
+    const seen: (string | undefined)[] = [];
+    const llm = new OfflineLanguageModel(() => new Date());
+    const complete = llm.complete.bind(llm);
+    llm.complete = async (request) => {
+      seen.push(request.model);
+      return { ...(await complete(request)), model: request.model ?? 'x', source: 'model' };
+    };
+    await start(llm).handle(message(expert));
+    expect(seen).toEqual(['big-model']);
+    await until(() => results.length === 1);
+    expect(results[0]).toMatchObject({ task_id: 'run-1', kind: 'expert', run_id: 'run-1', user_id: 'u1', prompt_id: 'p1', status: 'completed', model: 'big-model', source: 'model' });
+  });
+
+  it('given a model error, then it publishes a failed result so the origin can retry', async () => {
+    const failing = { kind: 'openai', defaultModel: 'm', complete: async () => Promise.reject(new LlmUnavailableError('model server down')), stream: jest.fn() } as unknown as LanguageModel;
+    await start(failing).handle(message(subtask()));
+    await until(() => results.length === 1);
+    expect(results[0]).toMatchObject({ status: 'failed', result: 'model server down', source: 'model', model: 'm' });
+  });
+
+  it('skips a task past its deadline and a malformed one, publishing nothing', async () => {
+    start();
+    await worker.handle(message(subtask({ deadline: new Date(Date.now() - 1).toISOString() })));
+    jest.spyOn(Logger.prototype, 'warn').mockImplementationOnce(() => undefined);
+    await worker.handle(message({ kind: 'subtask', task_id: 'x' }));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(results).toEqual([]);
+  });
+
+  it('given settings that refuse hive work, then it stays out of the group and the task waits on the bus for a node that takes it', async () => {
+    settings = { ...COMPUTE_DEFAULTS, max_hive_gpu_pct: 0 };
+    await start().reconcile();
+    expect(worker.joined).toBe(false);
+    await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask() }]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(results).toEqual([]);
+    settings = { ...COMPUTE_DEFAULTS };
+    await worker.reconcile();
+    await until(() => results.length === 1);
+  });
+
+  it('given settings that changed to refuse since it joined, then the task is left uncommitted and the worker leaves the group', async () => {
+    await start().reconcile();
+    expect(worker.joined).toBe(true);
+    settings = { ...COMPUTE_DEFAULTS, hive_compute_policy: 'local_only' };
+    await expect(worker.handle(message(subtask()))).rejects.toThrow(HiveWorkRefused);
+    await until(() => !worker.joined);
+
+    // through the bus: a task published while it refuses waits until it takes hive work again
+    await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask({ task_id: 'g1:s1:2', attempt: 2 }) }]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(results).toEqual([]);
+    settings = { ...COMPUTE_DEFAULTS };
+    await worker.reconcile();
+    await until(() => results.length === 1);
+    expect(results[0].task_id).toBe('g1:s1:2');
+  });
+});

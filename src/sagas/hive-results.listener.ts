@@ -1,0 +1,87 @@
+/**
+ * The origin's side of hive results: one consumer per node of
+ * `svc.hive.results` (group `hive-results-<nodeId>`, so every node sees every
+ * result) acts on the results addressed to this node (origin_node):
+ * sub-task results become CompleteSubtask / FailSubtask on the goal
+ * (goal-dispatch.saga.ts), expert results RecordExpertAnswer on the
+ * conversation (speculative.saga.ts). A command that fails (a conflict beyond
+ * its retries, a store outage) throws, so the bus hands the result over again;
+ * the commands are idempotent, so a redelivered result records nothing twice.
+ *
+ * Runs where the background work runs (PROJECTIONS=inline or the worker).
+ */
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { CommandBus, CommandHandlerNotFoundException, type ICommand } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { waitAtMost } from '../infrastructure/wait-at-most';
+import { hiveNames, parseHiveResult } from '../modules/hive/hive-messages';
+import { goalCommandFor } from './goal-dispatch.saga';
+import { expertAnswerFor } from './speculative.saga';
+
+const LISTEN_STOP_TIMEOUT_MS = 5000;
+
+@Injectable()
+export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('HiveResults');
+  private listener: BusSubscription | null = null;
+  private listening: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly commands: CommandBus,
+    private readonly lifecycle: PlatformLifecycle,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.lifecycle.runsBackgroundWork()) return;
+    // joining a consumer group can take a while (and the bus may be down): never hold up the start
+    this.listening = this.listen();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
+    await this.listener?.stop().catch(() => undefined);
+  }
+
+  /** Acts on one result message (the group's handler; exported behaviour for tests). */
+  async handle(value: unknown): Promise<void> {
+    const result = parseHiveResult(value);
+    if (!result || result.origin_node !== this.config.nodeId) return;
+    const command: ICommand | null = goalCommandFor(result, this.config.nodeId) ?? expertAnswerFor(result, this.config.nodeId);
+    if (!command) return;
+    try {
+      await this.commands.execute(command);
+    } catch (error) {
+      // no chat module in this process: nobody can take the answer, and retrying will not change that
+      if (error instanceof CommandHandlerNotFoundException) {
+        this.logger.warn(`dropping the result of ${result.task_id}: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const names = hiveNames(this.config.kafka?.topicPrefix);
+    while (!this.stopped) {
+      try {
+        const subscription = await this.bus.subscribe(
+          { groupId: names.resultsGroup(this.config.nodeId), topics: [names.results], fromBeginning: true },
+          (message: BusMessage) => this.handle(message.value),
+        );
+        if (this.stopped) await subscription.stop();
+        else this.listener = subscription;
+        return;
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn(`cannot subscribe to ${names.results}: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        await new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      }
+    }
+  }
+}
