@@ -16,7 +16,7 @@ import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { ProjectionRunner } from './projections/projection-runner';
 import { SagaEventForwarder } from './sagas/saga-event-forwarder';
 
-const BUS_CLOSE_TIMEOUT_MS = 3000;
+const BUS_CLOSE_TIMEOUT_MS = 5000;
 
 @Injectable()
 export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {

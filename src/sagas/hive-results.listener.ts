@@ -13,21 +13,17 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CommandBus, CommandHandlerNotFoundException, type ICommand } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { BusListener } from '../infrastructure/bus/bus-listener';
+import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
-import { waitAtMost } from '../infrastructure/wait-at-most';
 import { hiveNames, parseHiveResult } from '../modules/hive/hive-messages';
 import { goalCommandFor } from './goal-dispatch.saga';
 import { expertAnswerFor } from './speculative.saga';
 
-const LISTEN_STOP_TIMEOUT_MS = 5000;
-
 @Injectable()
 export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('HiveResults');
-  private listener: BusSubscription | null = null;
-  private listening: Promise<void> | null = null;
-  private stopped = false;
+  private listener: BusListener | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -38,14 +34,18 @@ export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDest
 
   onApplicationBootstrap(): void {
     if (!this.lifecycle.runsBackgroundWork()) return;
-    // joining a consumer group can take a while (and the bus may be down): never hold up the start
-    this.listening = this.listen();
+    const names = hiveNames(this.config.kafka?.topicPrefix);
+    this.listener = new BusListener(
+      this.bus,
+      { groupId: names.resultsGroup(this.config.nodeId), topics: [names.results], fromBeginning: true },
+      (message: BusMessage) => this.handle(message.value),
+      this.logger,
+    );
+    this.listener.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
-    await this.listener?.stop().catch(() => undefined);
+  onModuleDestroy(): void {
+    void this.listener?.stop();
   }
 
   /** Acts on one result message (the group's handler; exported behaviour for tests). */
@@ -63,25 +63,6 @@ export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDest
         return;
       }
       throw error;
-    }
-  }
-
-  private async listen(): Promise<void> {
-    const names = hiveNames(this.config.kafka?.topicPrefix);
-    while (!this.stopped) {
-      try {
-        const subscription = await this.bus.subscribe(
-          { groupId: names.resultsGroup(this.config.nodeId), topics: [names.results], fromBeginning: true },
-          (message: BusMessage) => this.handle(message.value),
-        );
-        if (this.stopped) await subscription.stop();
-        else this.listener = subscription;
-        return;
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.warn(`cannot subscribe to ${names.results}: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        await new Promise((resolve) => setTimeout(resolve, 2000).unref());
-      }
     }
   }
 }

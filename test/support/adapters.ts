@@ -29,6 +29,9 @@ export function adapterEnv(dataDir: string): Record<string, string> {
     MONGO_DATABASE: `e2e_${basename(dataDir).replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 63),
     BUS: 'kafka',
     KAFKA_BROKERS: serviceEndpoint('kafka') ?? '',
-    KAFKA_TOPIC_PREFIX: 'e2e.events',
+    // one prefix per node (data dir): groups shared by every node of a prefix
+    // (the hive's workers) then span only the nodes a test starts together,
+    // so a node another test killed cannot hold up their rebalances
+    KAFKA_TOPIC_PREFIX: `e2e.${basename(dataDir).replace(/[^A-Za-z0-9_-]/g, '_')}.events`,
   };
 }

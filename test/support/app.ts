@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
+import { MESSAGE_BUS, type MessageBus } from '../../src/infrastructure/bus/message-bus.port';
 import { PlatformLifecycle } from '../../src/infrastructure/platform-lifecycle';
 import { adapterEnv } from './adapters';
 
@@ -57,7 +58,12 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     dataDir: dir,
     request: (method, path, options) => request(url, method, path, options),
     async close(removeData = true) {
+      const bus = app.get<MessageBus>(MESSAGE_BUS);
       await app.close();
+      // A node waits for its bus at most a few seconds (a broker outage must
+      // not hold up a shutdown); a test waits until the bus has really let go,
+      // so no Kafka request outlives the test file.
+      await bus.close();
       if (removeData) rmSync(dir, { recursive: true, force: true });
     },
   };

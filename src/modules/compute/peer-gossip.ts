@@ -19,17 +19,16 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { COMPUTE_DEFAULTS, type PeerSettings } from '../../aggregates/node-compute/compute-fields';
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
+import { BusListener } from '../../infrastructure/bus/bus-listener';
+import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import { CheckpointedSubscription } from '../../infrastructure/eventsourcing/checkpointed-subscription';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import { type Doc, DuplicateKeyError, READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { waitAtMost } from '../../infrastructure/wait-at-most';
 
 export const PEER_NODES = 'peer_nodes';
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
 const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
-const LISTEN_STOP_TIMEOUT_MS = 5000;
 
 export interface PeerGossipMessage {
   node_id: string;
@@ -90,9 +89,7 @@ function isGossipMessage(value: unknown): value is PeerGossipMessage {
 export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PeerGossip');
   private relay: CheckpointedSubscription | null = null;
-  private listener: BusSubscription | null = null;
-  private listening: Promise<void> | null = null;
-  private stopped = false;
+  private listener: BusListener | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -111,16 +108,18 @@ export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.lifecycle.runsBackgroundWork()) return;
     this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, PEER_GOSSIP_CHECKPOINT, (events) => this.publish(events), 1000);
     await this.relay.start();
-    // Joining a consumer group can take a while (and the bus may be down): never hold up the start.
-    this.listening = this.listen();
+    this.listener = new BusListener(
+      this.bus,
+      { groupId: `compute-peer-gossip-${this.config.nodeId}`, topics: [this.topic], fromBeginning: true },
+      (message: BusMessage) => this.record(message.value),
+      this.logger,
+    );
+    this.listener.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
     await this.relay?.stop();
-    // a subscribe under way ends (and is stopped) before the bus closes, bounded for a bus that is down
-    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
-    await this.listener?.stop().catch(() => undefined);
+    void this.listener?.stop();
   }
 
   /** Applies one peer's message to `peer_nodes`; exported behaviour for tests. */
@@ -149,23 +148,5 @@ export class PeerGossip implements OnApplicationBootstrap, OnModuleDestroy {
       .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
       .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { 'event-type': e.type, 'node-id': this.config.nodeId } }));
     if (messages.length > 0) await this.bus.publish(this.topic, messages);
-  }
-
-  private async listen(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const subscription = await this.bus.subscribe(
-          { groupId: `compute-peer-gossip-${this.config.nodeId}`, topics: [this.topic], fromBeginning: true },
-          (message: BusMessage) => this.record(message.value),
-        );
-        if (this.stopped) await subscription.stop();
-        else this.listener = subscription;
-        return;
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.warn(`cannot subscribe to ${this.topic}: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        await new Promise((resolve) => setTimeout(resolve, 2000).unref());
-      }
-    }
   }
 }

@@ -25,13 +25,11 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
 import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../../infrastructure/llm/llm.port';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import { waitAtMost } from '../../infrastructure/wait-at-most';
 import { ComputeQueries } from '../compute/compute.queries';
 import { type HiveNames, hiveNames, type HiveResult, type HiveTask, parseHiveTask } from './hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from './hive-options';
 import { hiveRefusal } from './hive-policy';
 
-const STOP_TIMEOUT_MS = 5000;
 const MAX_RESULT_CHARS = 20_000;
 
 export const SUBTASK_INSTRUCTIONS =
@@ -88,14 +86,18 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer.unref();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Aborts the tasks in flight and begins leaving the group without waiting
+   * (see BusListener for why): a join under way stops itself when it ends,
+   * and the bus's close stops whatever is left.
+   */
+  onModuleDestroy(): void {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.shutdown.abort();
-    await waitAtMost(this.running, STOP_TIMEOUT_MS);
     const subscription = this.subscription;
     this.subscription = null;
-    await subscription?.stop().catch(() => undefined);
+    void subscription?.stop().catch(() => undefined);
   }
 
   /**

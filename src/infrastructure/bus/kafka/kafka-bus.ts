@@ -219,6 +219,8 @@ export class KafkaBus implements MessageBus {
     this.closing ??= (async () => {
       this.closed = true;
       await Promise.allSettled([...this.subscriptions].map((subscription) => subscription.stop()));
+      // a topic creation under way polls the brokers until its leaders are known: let it end first
+      await Promise.allSettled([...this.topicsReady.values()]);
       const clients = [this.producerState, this.adminState];
       this.producerState = null;
       this.adminState = null;

@@ -73,6 +73,8 @@ export class KafkaSubscription implements BusSubscription {
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly failing = new Map<string, FailingMessage>();
   private starting: Promise<void> | null = null;
+  /** settles once the first join (and fetch) succeeded or failed */
+  private joinSettled: Promise<void> | null = null;
   /** the handler call under way, if any (settles, never rejects) */
   private inFlight: Promise<void> | null = null;
 
@@ -97,8 +99,11 @@ export class KafkaSubscription implements BusSubscription {
       settle = (error) => (error === undefined ? resolve() : reject(error));
     });
     this.consumer.on(GROUP_JOIN, () => {
-      if (this.stopped) this.endStraggler();
-      else joined = true;
+      if (this.stopped) {
+        // stop() is waiting for the join to settle before it disconnects
+        settle(stoppedError());
+        this.endStraggler();
+      } else joined = true;
     });
     const removeFetchListener = this.consumer.on(FETCH, () => {
       if (joined) settle();
@@ -143,6 +148,9 @@ export class KafkaSubscription implements BusSubscription {
       await ready;
     })();
     joining.catch(() => undefined); // when the timeout wins, a late failure is nobody's business
+    // stop() waits for this: run() resolves before the group is joined, and a
+    // disconnect in the middle of a join leaves kafkajs's join running on its own
+    this.joinSettled = joining.catch(() => undefined);
     try {
       await Promise.race([joining, timeout]);
     } catch (error) {
@@ -165,6 +173,7 @@ export class KafkaSubscription implements BusSubscription {
       for (const timer of this.retryTimers) clearTimeout(timer);
       this.retryTimers.clear();
       if (this.starting) await waitAtMost(this.starting, this.settings.stopTimeoutMs);
+      if (this.joinSettled) await waitAtMost(this.joinSettled, this.settings.stopTimeoutMs);
       // kafkajs waits for the batch in flight (its loop ends after the
       // current handler; then it commits every handled offset), leaves the
       // group and disconnects; a dead broker can hold that up for its retries

@@ -19,13 +19,13 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ENCOUNTER_TOPICS, type EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
-import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../../infrastructure/bus/message-bus.port';
+import { BusListener } from '../../../infrastructure/bus/bus-listener';
+import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../../../infrastructure/bus/message-bus.port';
 import { EVENT_STORE, type EventStore } from '../../../infrastructure/event-store/event-store.port';
 import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { PROCESS_ROLE, type ProcessRole } from '../../../infrastructure/process-role';
 import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { waitAtMost } from '../../../infrastructure/wait-at-most';
 import {
   ENCOUNTER_INBOX,
   ENCOUNTER_INBOX_PROJECTION,
@@ -35,7 +35,6 @@ import {
 import type { EncounterBusValue, StreamMessage } from './sse';
 
 const BASE_TOPICS: readonly EncounterTopic[] = Object.values(ENCOUNTER_TOPICS);
-const LISTEN_STOP_TIMEOUT_MS = 5000;
 const SUBSCRIBE_RETRY_MS = 2000;
 /** how long a doorbell waits for the inbox before the bus's own copy is sent */
 export const INBOX_WAIT_MS = 1000;
@@ -68,8 +67,7 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
   private readonly logger = new Logger('EncounterStream');
   private readonly connections = new Map<string, Set<StreamConnection>>();
   readonly groupId: string;
-  private listener: BusSubscription | null = null;
-  private listening: Promise<void> | null = null;
+  private listener: BusListener | null = null;
   private stopped = false;
 
   constructor(
@@ -86,21 +84,28 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
 
   onApplicationBootstrap(): void {
     if (this.role !== 'api') return;
-    this.listening = this.listen();
+    this.listener = new BusListener(
+      this.bus,
+      { groupId: this.groupId, topics: [...BASE_TOPICS], fromBeginning: false },
+      // never throws: a redelivered message would only be dropped by the sessions' dedupe
+      async (message: BusMessage) => this.dispatch(message),
+      this.logger,
+      SUBSCRIBE_RETRY_MS,
+    );
+    this.listener.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     this.stopped = true;
     const open = [...this.connections.values()].flatMap((set) => [...set]);
     this.connections.clear();
     for (const connection of open) connection.end();
-    if (this.listening) await waitAtMost(this.listening, LISTEN_STOP_TIMEOUT_MS);
-    await this.listener?.stop().catch(() => undefined);
+    void this.listener?.stop();
   }
 
   /** true once the bus consumer joined its group (live delivery works; before that, the inbox poll does) */
   get isListening(): boolean {
-    return this.listener !== null;
+    return this.listener?.joined ?? false;
   }
 
   /** false once the process is shutting down: new streams are refused */
@@ -153,24 +158,5 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
       await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_POLL_MS).unref());
     }
     return false;
-  }
-
-  private async listen(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const subscription = await this.bus.subscribe(
-          { groupId: this.groupId, topics: [...BASE_TOPICS], fromBeginning: false },
-          // never throws: a redelivered message would only be dropped by the sessions' dedupe
-          async (message: BusMessage) => this.dispatch(message),
-        );
-        if (this.stopped) await subscription.stop();
-        else this.listener = subscription;
-        return;
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.warn(`cannot subscribe to the encounter topics: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        await new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_RETRY_MS).unref());
-      }
-    }
   }
 }
