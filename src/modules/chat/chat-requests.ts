@@ -5,7 +5,7 @@
  */
 import { PROMPT_ID_PATTERN, TASK_SOURCES, type HistoryMessage, type TaskSource, USER_ID_PATTERN } from '../../aggregates/chat/chat.events';
 import { type Body, flag, invalid, objectBody } from '../common/body-fields';
-import type { ModelConfig } from './chat-pipeline';
+import type { ChatRequest, ModelConfig } from './chat-pipeline';
 
 /** A prompt longer than this is refused: no model context takes it, and it would only cost. */
 export const PROMPT_MAX_CHARS = 32_000;
@@ -50,17 +50,8 @@ function modelConfigOf(body: Body): ModelConfig | null {
   return config;
 }
 
-export interface ChatBody {
-  userId: string;
-  promptId: string;
-  prompt: string;
-  createAgent: boolean;
-  taskSource: TaskSource;
-  modelConfig: ModelConfig | null;
-  autonomous: boolean;
-  speculative: boolean;
-  casualConv: boolean;
-}
+/** A /chat body: the pipeline's request without what the route adds (message id, origin). */
+export type ChatBody = Omit<ChatRequest, 'messageId' | 'origin'>;
 
 export function chatBody(raw: unknown): ChatBody {
   const body = objectBody(raw);

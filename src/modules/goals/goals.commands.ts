@@ -4,7 +4,7 @@
  * listener and the timeout sweep. Each is idempotent (see the goal aggregate).
  */
 import { Command } from '@nestjs/cqrs';
-import type { PlannedBy } from '../../aggregates/goal/goal';
+import type { GoalCommand, PlannedBy } from '../../aggregates/goal/goal';
 import type { CommandContext } from '../common/command-executor';
 
 export interface AcceptedGoal {
@@ -16,15 +16,7 @@ export interface AcceptedGoal {
 
 export class AcceptGoal extends Command<AcceptedGoal> {
   constructor(
-    readonly input: {
-      goalId: string;
-      userId: string;
-      goal: string;
-      subtasks: string[];
-      plannedBy: PlannedBy;
-      timeoutSec: number;
-      maxAttempts: number;
-    },
+    readonly input: Omit<Extract<GoalCommand, { kind: 'accept' }>, 'kind'>,
     readonly context: CommandContext,
   ) {
     super();
