@@ -30,7 +30,8 @@ export function isSkipped<T extends object>(result: T | { skipped: string }): re
   return 'skipped' in result && typeof (result as { skipped: unknown }).skipped === 'string';
 }
 
-async function part<T>(name: string, run: () => Promise<T>): Promise<T | { skipped: string }> {
+/** Runs one part of a section; a failure prints "<name> skipped: <first line>" (stack on stderr) instead of ending the bench. */
+export async function part<T>(name: string, run: () => Promise<T>): Promise<T | { skipped: string }> {
   try {
     return await run();
   } catch (error) {

@@ -1,7 +1,10 @@
 /**
- * Child-process entry of section 3: starts the real application (createApp +
- * loadConfig, exactly as test/support/app.ts does) on 127.0.0.1:0 and reports
- * its URL to the parent once PlatformLifecycle is ready.
+ * Child-process entry of sections 3 and 7: starts the real application
+ * (createApp + loadConfig, exactly as test/support/app.ts does) on
+ * 127.0.0.1:0 and reports its URL to the parent once PlatformLifecycle is
+ * ready. BENCH_APP_ENV (a JSON object of strings, optional) adds settings to
+ * loadConfig's environment (section 7: a low PASSWORD_HASH_MEMORY_KIB, a high
+ * CHAT_RATE_LIMIT_PER_MINUTE); without it the app runs on the defaults.
  *
  * The app runs in its own process so that autocannon (in the parent) does not
  * share the server's event loop, as in the reference measurements, where the
@@ -33,7 +36,8 @@ function send(message: ServerMessage): void {
 async function main(): Promise<void> {
   const dataDir = process.env.BENCH_DATA_DIR;
   if (!dataDir) throw new Error('BENCH_DATA_DIR is not set');
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const extra = JSON.parse(process.env.BENCH_APP_ENV || '{}') as Record<string, string>;
+  const config = loadConfig({ ...extra, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -73,15 +73,16 @@ async function argon2Ceiling(memoryKib: number, seconds: number, inFlight: numbe
   return rate;
 }
 
-interface Server {
+export interface Server {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
 
-async function startServer(dataDir: string): Promise<Server> {
+/** Starts the app in a child process (bench/http-server.ts); `appEnv` adds settings to its loadConfig environment. */
+export async function startServer(dataDir: string, appEnv: Record<string, string> = {}): Promise<Server> {
   const child = fork(join(__dirname, 'http-server.js'), [], {
-    env: { ...process.env, BENCH_DATA_DIR: dataDir },
+    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_APP_ENV: JSON.stringify(appEnv) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -106,7 +107,7 @@ async function startServer(dataDir: string): Promise<Server> {
   };
 }
 
-function summarise(name: string, result: autocannon.Result): HttpRun {
+export function summarise(name: string, result: autocannon.Result): HttpRun {
   const codes = Object.entries(result.statusCodeStats ?? {})
     .map(([code, stat]) => `${code}:${stat.count ?? 0}`)
     .join(' ');
@@ -124,7 +125,7 @@ function summarise(name: string, result: autocannon.Result): HttpRun {
   };
 }
 
-async function cannon(name: string, options: autocannon.Options, seconds: number): Promise<HttpRun> {
+export async function cannon(name: string, options: autocannon.Options, seconds: number): Promise<HttpRun> {
   const bar = timedProgress(name, seconds);
   try {
     const result = await autocannon({ ...options, duration: seconds });
@@ -134,9 +135,9 @@ async function cannon(name: string, options: autocannon.Options, seconds: number
   }
 }
 
-function printRun(run: HttpRun, seconds: number): void {
+export function printRun(run: HttpRun, seconds: number, indent = '  '): void {
   log(
-    `  ${run.name.padEnd(26)} ${int(run.requestsPerSecond).padStart(7)} req/s  ` +
+    `${indent}${run.name.padEnd(26)} ${int(run.requestsPerSecond).padStart(7)} req/s  ` +
       `p50 ${int(run.p50)} ms  p99 ${int(run.p99)} ms  ` +
       `(${int(run.total)} in ${seconds} s; non-2xx ${int(run.non2xx)}, errors ${int(run.errors)}, timeouts ${int(run.timeouts)}; status ${run.statusCodes})`,
   );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measures, in one run, three figures of the service and a
+ * `npm run bench`: measures, in one run, figures of the service and a
  * yardstick for each, and prints the ratios (absolute numbers drift from
  * machine to machine and run to run; the ratios are what to compare with
  * the project's performance notes).
@@ -17,12 +17,20 @@
  *      scan; scoring awards/s through ContestScoringSaga in the real app vs
  *      appending the SparkAwarded directly; POST /api/hive/contest/events req/s
  *      vs GET /health
+ *   7. encounter + chat in the real app (embedded default): 2 x 200 mutual likes
+ *      fired at once (likes/s, p50/p99, matches created = pairs) and POST
+ *      /api/social/encounter/sighting req/s; POST /chat req/s on the offline
+ *      engine, casual_conv turns and REUSE of saved recipes; all vs GET /health
+ *      on the same app
+ *
+ * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
+ * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
  *
  * Sections 4 and 5 run real servers (child JVMs, jars from Maven Central cached
  * in .cache/services); a server that cannot start makes its section print
  * "skipped: <reason>" and the rest of the bench goes on.
  *
- * Sized to finish in about two minutes on a 2-core machine (section 6 alone: under a minute). Durations and sizes can
+ * Sized to finish in about two minutes on a 2-core machine (sections 6 and 7: under a minute each). Durations and sizes can
  * be tuned with BENCH_* environment variables (see `settings` below).
  * Nothing here asserts on timings: the bench reports, it does not judge.
  */
@@ -30,8 +38,9 @@ import 'reflect-metadata';
 import { cpus } from 'node:os';
 import { isTrack, type Track } from '../src/aggregates/contest/scoring';
 import { BARE_PRODUCER_NOTE, type BusBenchResult, runBusBench } from './bus.bench';
-import { isSkipped, runContestBench } from './contest.bench';
+import { isSkipped, part, runContestBench } from './contest.bench';
 import { type ContestReadsResult, ms } from './contest-reads.bench';
+import { runEncounterChatBench } from './encounter-chat.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -98,6 +107,15 @@ const settings = {
       connections: envNumber('BENCH_CONTEST_CONNECTIONS', 32),
     },
   },
+  encounterChat: {
+    pairs: envNumber('BENCH_ENCOUNTER_PAIRS', 200),
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    healthSeconds: envNumber('BENCH_FLOW_HEALTH_SECONDS', 3),
+    sightingSeconds: envNumber('BENCH_SIGHTING_SECONDS', 5),
+    chatSeconds: envNumber('BENCH_CHAT_SECONDS', 5),
+    conversations: envNumber('BENCH_CHAT_CONVERSATIONS', 500),
+    chatUsers: envNumber('BENCH_CHAT_USERS', 100),
+  },
 };
 
 /** Sections 4 and 5 report a failure instead of ending the whole run (the exit code still says so). */
@@ -125,67 +143,93 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
+const SECTIONS = 7;
+
+/** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
+function selectedSections(raw: string | undefined): Set<number> | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const sections = raw.split(/[\s,]+/).filter(Boolean);
+  const numbers = sections.map(Number);
+  const bad = sections.filter((_, i) => !Number.isInteger(numbers[i]) || numbers[i] < 1 || numbers[i] > SECTIONS);
+  if (bad.length) throw new Error(`BENCH_ONLY: expected section numbers 1-${SECTIONS} separated by commas, got '${raw}'`);
+  return new Set(numbers);
+}
+
 async function main(): Promise<void> {
   const started = now();
   const cpu = cpus();
+  const only = selectedSections(process.env.BENCH_ONLY);
+  const run = <T>(section: number, bench: () => Promise<T>): Promise<T | null> => (only === null || only.has(section) ? bench() : Promise.resolve(null));
   log(`bench: node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${process.platform}/${process.arch}`);
+  if (only) log(`bench: sections ${[...only].sort((a, b) => a - b).join(', ')} only (BENCH_ONLY)`);
 
-  const appends = await runAppendBench(settings.appends);
-  const replay = await runReplayBench(settings.replay);
-  const http = await runHttpBench(settings.http);
-  const mongo: MongoProjectionBenchResult | { skipped: string } = await orFailed('section 4', () =>
-    runMongoProjectionBench(settings.mongo),
+  const appends = await run(1, () => runAppendBench(settings.appends));
+  const replay = await run(2, () => runReplayBench(settings.replay));
+  const http = await run(3, () => runHttpBench(settings.http));
+  const mongo: MongoProjectionBenchResult | { skipped: string } | null = await run(4, () =>
+    orFailed('section 4', () => runMongoProjectionBench(settings.mongo)),
   );
-  const bus: BusBenchResult | { skipped: string } = await orFailed('section 5', () => runBusBench(settings.bus));
+  const bus: BusBenchResult | { skipped: string } | null = await run(5, () => orFailed('section 5', () => runBusBench(settings.bus)));
   // section 6 catches its own failures (per part) and never fails the run
-  const contest = await runContestBench(settings.contest);
+  const contest = await run(6, () => runContestBench(settings.contest));
+  // section 7 likewise, per part; an app that cannot start skips the whole section
+  const flows = await run(7, () => part('section 7', () => runEncounterChatBench(settings.encounterChat)));
 
   heading('Summary');
-  const rows: string[][] = [
-    [
-      `event-store appends (${settings.appends.writers} writers)`,
-      `${int(appends.store.eventsPerSecond)} ev/s`,
-      'bare sqlite, 1 insert/tx',
-      `${int(appends.bare.eventsPerSecond)} ev/s`,
-      ratio(appends.store.eventsPerSecond, appends.bare.eventsPerSecond),
-    ],
-    [
-      `  context: bare, ${appends.bareBatched.batchSize} inserts/tx`,
-      `${int(appends.bareBatched.eventsPerSecond)} ev/s`,
-      'bare sqlite, 1 insert/tx',
-      `${int(appends.bare.eventsPerSecond)} ev/s`,
-      ratio(appends.bareBatched.eventsPerSecond, appends.bare.eventsPerSecond),
-    ],
-    [
+  const rows: string[][] = [];
+  if (appends) {
+    rows.push(
+      [
+        `event-store appends (${settings.appends.writers} writers)`,
+        `${int(appends.store.eventsPerSecond)} ev/s`,
+        'bare sqlite, 1 insert/tx',
+        `${int(appends.bare.eventsPerSecond)} ev/s`,
+        ratio(appends.store.eventsPerSecond, appends.bare.eventsPerSecond),
+      ],
+      [
+        `  context: bare, ${appends.bareBatched.batchSize} inserts/tx`,
+        `${int(appends.bareBatched.eventsPerSecond)} ev/s`,
+        'bare sqlite, 1 insert/tx',
+        `${int(appends.bare.eventsPerSecond)} ev/s`,
+        ratio(appends.bareBatched.eventsPerSecond, appends.bare.eventsPerSecond),
+      ],
+    );
+  }
+  if (replay) {
+    rows.push([
       `projection replay (users, ${int(replay.events)} ev)`,
       `${int(replay.rebuild.eventsPerSecond)} ev/s`,
       'readAll pages only',
       `${int(replay.readAll.eventsPerSecond)} ev/s`,
       ratio(replay.rebuild.eventsPerSecond, replay.readAll.eventsPerSecond),
-    ],
-    [
-      'HTTP POST /api/social/register',
-      `${int(http.register.requestsPerSecond)} req/s`,
-      'GET /health',
-      `${int(http.health.requestsPerSecond)} req/s`,
-      ratio(http.register.requestsPerSecond, http.health.requestsPerSecond),
-    ],
-    [
-      'HTTP POST /api/social/login',
-      `${int(http.login.requestsPerSecond)} req/s`,
-      'GET /health',
-      `${int(http.health.requestsPerSecond)} req/s`,
-      ratio(http.login.requestsPerSecond, http.health.requestsPerSecond),
-    ],
-    [
-      '  context: argon2id hash alone',
-      `${int(http.argon2PerSecond)} /s`,
-      'ceiling of register/login',
-      '',
-      `reg ${ratio(http.register.requestsPerSecond, http.argon2PerSecond)}, login ${ratio(http.login.requestsPerSecond, http.argon2PerSecond)}`,
-    ],
-  ];
-  if (mongo.skipped === null) {
+    ]);
+  }
+  if (http) {
+    rows.push(
+      [
+        'HTTP POST /api/social/register',
+        `${int(http.register.requestsPerSecond)} req/s`,
+        'GET /health',
+        `${int(http.health.requestsPerSecond)} req/s`,
+        ratio(http.register.requestsPerSecond, http.health.requestsPerSecond),
+      ],
+      [
+        'HTTP POST /api/social/login',
+        `${int(http.login.requestsPerSecond)} req/s`,
+        'GET /health',
+        `${int(http.health.requestsPerSecond)} req/s`,
+        ratio(http.login.requestsPerSecond, http.health.requestsPerSecond),
+      ],
+      [
+        '  context: argon2id hash alone',
+        `${int(http.argon2PerSecond)} /s`,
+        'ceiling of register/login',
+        '',
+        `reg ${ratio(http.register.requestsPerSecond, http.argon2PerSecond)}, login ${ratio(http.login.requestsPerSecond, http.argon2PerSecond)}`,
+      ],
+    );
+  }
+  if (mongo && mongo.skipped === null) {
     rows.push([
       `projection rebuild → MongoReadStore (${int(mongo.events)} ev)`,
       `${int(mongo.mongo.eventsPerSecond)} ev/s`,
@@ -193,10 +237,10 @@ async function main(): Promise<void> {
       `${int(mongo.embedded.eventsPerSecond)} ev/s`,
       ratio(mongo.mongo.eventsPerSecond, mongo.embedded.eventsPerSecond),
     ]);
-  } else {
+  } else if (mongo) {
     rows.push(skippedRow('projection rebuild → MongoReadStore', mongo.skipped));
   }
-  if (bus.skipped === null) {
+  if (bus && bus.skipped === null) {
     rows.push(
       [
         `KafkaBus.publish (${settings.bus.publishers} x batches of ${settings.bus.batchSize})`,
@@ -213,85 +257,145 @@ async function main(): Promise<void> {
         bus.bareConsume ? ratio(bus.busConsume.messagesPerSecond, bus.bareConsume.messagesPerSecond) : 'n/a',
       ],
     );
-  } else {
+  } else if (bus) {
     rows.push(skippedRow('KafkaBus.publish', bus.skipped));
   }
-  const { reads, saga } = contest;
   const latency = (l: { p50: number; p99: number }) => `${ms(l.p50)} / ${ms(l.p99)} ms`;
-  if (!isSkipped(reads)) {
-    rows.push(
-      [
-        `contest leaderboard overall top 50, p50/p99 (${int(reads.users)} users)`,
-        latency(reads.overall50),
-        'naive: find all wallets, JS sort',
-        latency(reads.naiveOverall50),
-        ratio(reads.overall50.p50, reads.naiveOverall50.p50),
-      ],
-      [
-        `contest leaderboard ${settings.contest.reads.track} top 50, p50/p99`,
-        latency(reads.track50),
-        'naive: find track scores, JS sort',
-        latency(reads.naiveTrack50),
-        ratio(reads.track50.p50, reads.naiveTrack50.p50),
-      ],
-      [
-        `  context: rebuild contestLeaderboard (${int(reads.sampleEvents)} ev sample)`,
-        `${int(reads.rebuild.eventsPerSecond)} ev/s`,
-        'rebuild users (section 2)',
-        `${int(replay.rebuild.eventsPerSecond)} ev/s`,
-        ratio(reads.rebuild.eventsPerSecond, replay.rebuild.eventsPerSecond),
-      ],
-    );
-  } else {
-    rows.push(skippedRow('contest leaderboard reads', reads.skipped));
-  }
-  if (!isSkipped(saga)) {
-    rows.push([
-      `contest saga: ScoringEventReported → SparkAwarded${saga.saga.complete ? '' : ' [incomplete]'}`,
-      `${int(saga.saga.perSecond)} awards/s`,
-      'SparkAwarded appended directly',
-      `${int(saga.direct.perSecond)} ev/s`,
-      ratio(saga.saga.perSecond, saga.direct.perSecond),
-    ]);
-    if (!isSkipped(saga.http)) {
-      rows.push([
-        'HTTP POST /api/hive/contest/events',
-        `${int(saga.http.report.requestsPerSecond)} req/s`,
-        'GET /health (same app, in-process)',
-        `${int(saga.http.health.requestsPerSecond)} req/s`,
-        ratio(saga.http.report.requestsPerSecond, saga.http.health.requestsPerSecond),
-      ]);
+  if (contest) {
+    const { reads, saga } = contest;
+    if (!isSkipped(reads)) {
+      rows.push(
+        [
+          `contest leaderboard overall top 50, p50/p99 (${int(reads.users)} users)`,
+          latency(reads.overall50),
+          'naive: find all wallets, JS sort',
+          latency(reads.naiveOverall50),
+          ratio(reads.overall50.p50, reads.naiveOverall50.p50),
+        ],
+        [
+          `contest leaderboard ${settings.contest.reads.track} top 50, p50/p99`,
+          latency(reads.track50),
+          'naive: find track scores, JS sort',
+          latency(reads.naiveTrack50),
+          ratio(reads.track50.p50, reads.naiveTrack50.p50),
+        ],
+        [
+          `  context: rebuild contestLeaderboard (${int(reads.sampleEvents)} ev sample)`,
+          `${int(reads.rebuild.eventsPerSecond)} ev/s`,
+          replay ? 'rebuild users (section 2)' : 'rebuild users (section 2 not run)',
+          replay ? `${int(replay.rebuild.eventsPerSecond)} ev/s` : '',
+          replay ? ratio(reads.rebuild.eventsPerSecond, replay.rebuild.eventsPerSecond) : 'n/a',
+        ],
+      );
     } else {
-      rows.push(skippedRow('HTTP POST /api/hive/contest/events', saga.http.skipped));
+      rows.push(skippedRow('contest leaderboard reads', reads.skipped));
     }
-  } else {
-    rows.push(skippedRow('contest saga', saga.skipped));
+    if (!isSkipped(saga)) {
+      rows.push([
+        `contest saga: ScoringEventReported → SparkAwarded${saga.saga.complete ? '' : ' [incomplete]'}`,
+        `${int(saga.saga.perSecond)} awards/s`,
+        'SparkAwarded appended directly',
+        `${int(saga.direct.perSecond)} ev/s`,
+        ratio(saga.saga.perSecond, saga.direct.perSecond),
+      ]);
+      if (!isSkipped(saga.http)) {
+        rows.push([
+          'HTTP POST /api/hive/contest/events',
+          `${int(saga.http.report.requestsPerSecond)} req/s`,
+          'GET /health (same app, in-process)',
+          `${int(saga.http.health.requestsPerSecond)} req/s`,
+          ratio(saga.http.report.requestsPerSecond, saga.http.health.requestsPerSecond),
+        ]);
+      } else {
+        rows.push(skippedRow('HTTP POST /api/hive/contest/events', saga.http.skipped));
+      }
+    } else {
+      rows.push(skippedRow('contest saga', saga.skipped));
+    }
+  }
+  if (flows && !isSkipped(flows)) {
+    const health = `${int(flows.health.requestsPerSecond)} req/s`;
+    const { encounter, chat } = flows;
+    if (!isSkipped(encounter)) {
+      const exact = encounter.matches === encounter.pairs && encounter.pairsWithSeveralMatches === 0 && encounter.readModelMatches === encounter.pairs;
+      rows.push(
+        [
+          `encounter: ${int(encounter.likes.count)} mutual likes at once${encounter.likes.failed ? ' [failures]' : ''}`,
+          `${int(encounter.likes.perSecond)} likes/s`,
+          'GET /health',
+          health,
+          ratio(encounter.likes.perSecond, flows.health.requestsPerSecond),
+        ],
+        [
+          `  context: like latency p50/p99${exact ? '' : ' [! not one match per pair]'}`,
+          latency(encounter.likes),
+          'matches created / pairs',
+          `${int(encounter.matches)} / ${int(encounter.pairs)}`,
+          ratio(encounter.matches, encounter.pairs),
+        ],
+        [
+          'HTTP POST /api/social/encounter/sighting',
+          `${int(encounter.sighting.requestsPerSecond)} req/s`,
+          'GET /health',
+          health,
+          ratio(encounter.sighting.requestsPerSecond, flows.health.requestsPerSecond),
+        ],
+      );
+    } else {
+      rows.push(skippedRow('encounter likes and sightings', encounter.skipped));
+    }
+    if (!isSkipped(chat)) {
+      rows.push(
+        [
+          'HTTP POST /chat casual_conv (offline engine)',
+          `${int(chat.casual.requestsPerSecond)} req/s`,
+          'GET /health',
+          health,
+          ratio(chat.casual.requestsPerSecond, flows.health.requestsPerSecond),
+        ],
+        [
+          'HTTP POST /chat REUSE of a saved recipe',
+          `${int(chat.reuse.requestsPerSecond)} req/s`,
+          'GET /health',
+          health,
+          ratio(chat.reuse.requestsPerSecond, flows.health.requestsPerSecond),
+        ],
+      );
+    } else {
+      rows.push(skippedRow('POST /chat', chat.skipped));
+    }
+  } else if (flows) {
+    rows.push(skippedRow('encounter likes, POST /chat', flows.skipped));
   }
   log(table(['figure', 'value', 'yardstick', 'yardstick value', 'ratio'], rows));
   log();
-  log(
-    `  appends: ${int(appends.store.commits)} commits, ${fixed(appends.store.eventsPerCommit, 1)} events/commit` +
-      (appends.store.errors ? `, ${int(appends.store.errors)} failed appends` : ''),
-  );
-  log(
-    `  HTTP latency p50/p99 (ms): health ${int(http.health.p50)}/${int(http.health.p99)}, ` +
-      `register ${int(http.register.p50)}/${int(http.register.p99)}, login ${int(http.login.p50)}/${int(http.login.p99)}`,
-  );
-  log(
-    `  HTTP non-2xx: health ${int(http.health.non2xx)}, register ${int(http.register.non2xx)}, login ${int(http.login.non2xx)}` +
-      `; errors: ${int(http.health.errors + http.register.errors + http.login.errors)}`,
-  );
-  log(`  register/login are argon2id-bound (PASSWORD_HASH_MEMORY_KIB=${http.hashMemoryKib}); their ratio to /health is expected to be small.`);
-  if (mongo.skipped === null) {
+  if (appends) {
+    log(
+      `  appends: ${int(appends.store.commits)} commits, ${fixed(appends.store.eventsPerCommit, 1)} events/commit` +
+        (appends.store.errors ? `, ${int(appends.store.errors)} failed appends` : ''),
+    );
+  }
+  if (http) {
+    log(
+      `  HTTP latency p50/p99 (ms): health ${int(http.health.p50)}/${int(http.health.p99)}, ` +
+        `register ${int(http.register.p50)}/${int(http.register.p99)}, login ${int(http.login.p50)}/${int(http.login.p99)}`,
+    );
+    log(
+      `  HTTP non-2xx: health ${int(http.health.non2xx)}, register ${int(http.register.non2xx)}, login ${int(http.login.non2xx)}` +
+        `; errors: ${int(http.health.errors + http.register.errors + http.login.errors)}`,
+    );
+    log(`  register/login are argon2id-bound (PASSWORD_HASH_MEMORY_KIB=${http.hashMemoryKib}); their ratio to /health is expected to be small.`);
+  }
+  if (mongo && mongo.skipped === null) {
     log(
       `  mongo: ${MONGO_NOTE}; the ratio is the adapter against that server` +
         (mongo.differences ? ` (! ${int(mongo.differences)} documents differ from the embedded rebuild)` : '') +
         '.',
     );
-  } else {
+  } else if (mongo) {
     log(`  mongo section skipped: ${mongo.skipped}`);
   }
-  if (bus.skipped === null) {
+  if (bus && bus.skipped === null) {
     log(`  bus: ${BARE_PRODUCER_NOTE}.`);
     log(
       `  bus consume: KafkaBus ${int(bus.busConsume.messagesPerSecond)} msg/s = ` +
@@ -299,43 +403,78 @@ async function main(): Promise<void> {
         (bus.busConsume.complete ? '' : ` (capped at BENCH_BUS_CONSUME_SECONDS=${settings.bus.consumeSeconds}: ${int(bus.busConsume.messages)} of ${int(settings.bus.messages)} read)`) +
         '; both commit handled offsets in batches (KafkaBus: every 500 messages or 250 ms, and at the end of each fetch).',
     );
-  } else {
+  } else if (bus) {
     log(`  bus section skipped: ${bus.skipped}`);
   }
-  if (!isSkipped(reads)) {
-    log(
-      `  contest reads: top 200 p50/p99 overall ${latency(reads.overall200)}, ${settings.contest.reads.track} ${latency(reads.track200)}; ` +
-        `${callRange(reads)} calls per variant ` +
-        `(BENCH_CONTEST_READS / BENCH_CONTEST_READ_SECONDS); sort+limit walks the ordered indexes.`,
-    );
-    log(
-      `  contest read model: ${int(reads.users)} users built by a JS fold checked document by document against ProjectionRunner.rebuild ` +
-        `of a ${int(reads.sampleEvents)}-event sample (${reads.rebuild.identical ? 'identical' : '! different'}); ` +
-        `a full rebuild at ${int(reads.rebuild.eventsPerSecond)} ev/s would take ~${int((reads.users + Math.max(settings.contest.reads.awards, reads.users)) / reads.rebuild.eventsPerSecond)} s.`,
-    );
-    if (reads.lateRegistrationMs !== null) {
-      log(`  contest: one UserRegistered applied with ${int(reads.users)} wallets present costs ${ms(reads.lateRegistrationMs)} ms (updateMany by user_id through its index).`);
-    }
-  } else {
-    log(`  contest reads skipped: ${reads.skipped}`);
-  }
-  if (!isSkipped(saga)) {
-    log(
-      `  contest saga: ${int(saga.saga.count)}/${int(saga.saga.expected)} awards for ${int(saga.users)} players in ${fixed(saga.saga.seconds, 2)} s` +
-        (saga.saga.failedCommands ? `, ! ${int(saga.saga.failedCommands)} failed saga commands` : ', no failed saga command') +
-        (saga.projectedSeconds === null ? '; ! read model not caught up' : `; read model caught up at ${fixed(saga.projectedSeconds, 2)} s`) +
-        '; both rates share the event loop with the running projections.',
-    );
-    if (!isSkipped(saga.http)) {
+  if (contest) {
+    const { reads, saga } = contest;
+    if (!isSkipped(reads)) {
       log(
-        `  contest HTTP p50/p99 (ms): events ${int(saga.http.report.p50)}/${int(saga.http.report.p99)}, health ${int(saga.http.health.p50)}/${int(saga.http.health.p99)}; ` +
-          `non-2xx ${int(saga.http.report.non2xx)}, errors ${int(saga.http.report.errors)}; autocannon in the app's process.`,
+        `  contest reads: top 200 p50/p99 overall ${latency(reads.overall200)}, ${settings.contest.reads.track} ${latency(reads.track200)}; ` +
+          `${callRange(reads)} calls per variant ` +
+          `(BENCH_CONTEST_READS / BENCH_CONTEST_READ_SECONDS); sort+limit walks the ordered indexes.`,
+      );
+      log(
+        `  contest read model: ${int(reads.users)} users built by a JS fold checked document by document against ProjectionRunner.rebuild ` +
+          `of a ${int(reads.sampleEvents)}-event sample (${reads.rebuild.identical ? 'identical' : '! different'}); ` +
+          `a full rebuild at ${int(reads.rebuild.eventsPerSecond)} ev/s would take ~${int((reads.users + Math.max(settings.contest.reads.awards, reads.users)) / reads.rebuild.eventsPerSecond)} s.`,
+      );
+      if (reads.lateRegistrationMs !== null) {
+        log(`  contest: one UserRegistered applied with ${int(reads.users)} wallets present costs ${ms(reads.lateRegistrationMs)} ms (updateMany by user_id through its index).`);
+      }
+    } else {
+      log(`  contest reads skipped: ${reads.skipped}`);
+    }
+    if (!isSkipped(saga)) {
+      log(
+        `  contest saga: ${int(saga.saga.count)}/${int(saga.saga.expected)} awards for ${int(saga.users)} players in ${fixed(saga.saga.seconds, 2)} s` +
+          (saga.saga.failedCommands ? `, ! ${int(saga.saga.failedCommands)} failed saga commands` : ', no failed saga command') +
+          (saga.projectedSeconds === null ? '; ! read model not caught up' : `; read model caught up at ${fixed(saga.projectedSeconds, 2)} s`) +
+          '; both rates share the event loop with the running projections.',
+      );
+      if (!isSkipped(saga.http)) {
+        log(
+          `  contest HTTP p50/p99 (ms): events ${int(saga.http.report.p50)}/${int(saga.http.report.p99)}, health ${int(saga.http.health.p50)}/${int(saga.http.health.p99)}; ` +
+            `non-2xx ${int(saga.http.report.non2xx)}, errors ${int(saga.http.report.errors)}; autocannon in the app's process.`,
+        );
+      }
+    } else {
+      log(`  contest saga skipped: ${saga.skipped}`);
+    }
+    log(`  section 6 time: ${fixed(contest.seconds, 1)} s`);
+  }
+  if (flows && !isSkipped(flows)) {
+    const { encounter, chat, health } = flows;
+    if (!isSkipped(encounter)) {
+      log(
+        `  encounter: ${int(encounter.pairs)} pairs set up over HTTP in ${fixed(encounter.setupSeconds, 1)} s; their ${int(encounter.likes.count)} likes all in flight at once ` +
+          `(${fixed(encounter.likes.seconds * 1000, 0)} ms until the last reply), each a conflict-checked append to the pair's stream; ` +
+          `matches ${int(encounter.matches)}/${int(encounter.pairs)}, in the read model ${int(encounter.readModelMatches)}` +
+          (encounter.likes.failed ? `; ! ${int(encounter.likes.failed)} likes failed` : '') +
+          '.',
       );
     }
-  } else {
-    log(`  contest saga skipped: ${saga.skipped}`);
+    const p = (r: { p50: number; p99: number }) => `${int(r.p50)}/${int(r.p99)}`;
+    const codes = [`health ${health.statusCodes}`];
+    if (!isSkipped(encounter)) codes.push(`sighting ${encounter.sighting.statusCodes}`);
+    if (!isSkipped(chat)) codes.push(`casual ${chat.casual.statusCodes}`, `reuse ${chat.reuse.statusCodes}`);
+    log(
+      `  section 7 HTTP p50/p99 (ms): health ${p(health)}` +
+        (isSkipped(encounter) ? '' : `, sighting ${p(encounter.sighting)}`) +
+        (isSkipped(chat) ? '' : `, chat casual ${p(chat.casual)}, chat REUSE ${p(chat.reuse)}`) +
+        `; status codes: ${codes.join('; ')}.`,
+    );
+    if (!isSkipped(chat)) {
+      log(
+        `  chat: ${int(chat.conversations)} conversations over ${int(chat.users)} user ids (BENCH_CHAT_CONVERSATIONS / BENCH_CHAT_USERS); ` +
+          `${int(chat.recipesSaved)} recipes saved beforehand; each turn takes the rate-limit counter, loads the conversation ` +
+          `(and the recipe), appends one turn; REUSE also replays the recipe's action and appends RecipeReused.`,
+      );
+    }
+    log(`  section 7 time: ${fixed(flows.seconds, 1)} s`);
+  } else if (flows) {
+    log(`  section 7 skipped: ${flows.skipped}`);
   }
-  log(`  section 6 time: ${fixed(contest.seconds, 1)} s`);
   log(`  total bench time: ${fixed(secondsSince(started), 1)} s`);
 }
 
