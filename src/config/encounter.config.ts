@@ -3,7 +3,9 @@
  * SVC_ENCOUNTER_DISCOVERABLE_TTL_SEC, SVC_ENCOUNTER_MAX_TOGGLES_24H,
  * SVC_ENCOUNTER_DRAFT_MAX_CHARS, SVC_ENCOUNTER_MATCH_WINDOW_SEC,
  * SVC_ENCOUNTER_SIGHTING_EXPIRES_SEC, SVC_ENCOUNTER_PUBKEY_ROTATION_SEC, and
- * SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC (the SSE heartbeat). Each must be a
+ * SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC (the SSE heartbeat) and
+ * SVC_ENCOUNTER_INBOX_RETENTION_DAYS (how long a missed message can still be
+ * resumed; default 7). Each must be a
  * positive integer; anything else is a ConfigError naming the variable.
  */
 import { DEFAULT_ENCOUNTER_LIMITS, type EncounterLimits } from '../aggregates/encounter/encounter-limits';
@@ -11,6 +13,7 @@ import { ConfigError } from './config-error';
 
 export interface EncounterConfig extends EncounterLimits {
   streamHeartbeatSec: number;
+  inboxRetentionDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -23,6 +26,7 @@ const VARIABLES: Record<keyof EncounterConfig, [string, number]> = {
   sightingExpiresSec: ['SVC_ENCOUNTER_SIGHTING_EXPIRES_SEC', DEFAULT_ENCOUNTER_LIMITS.sightingExpiresSec],
   pubkeyRotationSec: ['SVC_ENCOUNTER_PUBKEY_ROTATION_SEC', DEFAULT_ENCOUNTER_LIMITS.pubkeyRotationSec],
   streamHeartbeatSec: ['SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC', 15],
+  inboxRetentionDays: ['SVC_ENCOUNTER_INBOX_RETENTION_DAYS', 7],
 };
 
 const MAX = 10 * 365 * 24 * 3600;

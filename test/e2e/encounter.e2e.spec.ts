@@ -4,6 +4,7 @@
  * tested without waiting.
  */
 import { Clock } from '../../src/infrastructure/clock';
+import { InboxRetention } from '../../src/modules/encounter/stream/inbox-retention';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { startTestApp, type TestApp } from '../support/app';
 import {
@@ -463,6 +464,20 @@ describe('encounter over HTTP', () => {
       await mutualLike(t, a, b, { a: { lat: 52, lng: 13 } });
       expect((await get(t, a, '/matches')).body.data.matches[0]).toMatchObject({ lat: null, lng: null });
       expect((await get(t, a, '/map-pins')).body.data.count).toBe(0);
+    });
+
+    it('given inbox messages older than the retention (7 days), when the sweep runs, then they are gone and newer ones stay', async () => {
+      const a = await discoverableUser(t);
+      const b = await discoverableUser(t);
+      await mutualLike(t, a, b);
+      const inbox = t.app.get<ReadStore>(READ_STORE).collection('encounter_inbox');
+      expect((await inbox.find({ user_id: b.id })).length).toBeGreaterThan(0);
+      offsetMs = 6 * 24 * HOUR;
+      await t.app.get(InboxRetention).sweep();
+      expect((await inbox.find({ user_id: b.id })).length).toBeGreaterThan(0);
+      offsetMs = 7 * 24 * HOUR + 60_000;
+      await t.app.get(InboxRetention).sweep();
+      expect(await inbox.find({ user_id: b.id })).toEqual([]);
     });
 
     it('given several matches, then GET matches lists them latest first', async () => {

@@ -2,7 +2,8 @@
  * Delivery of encounter messages to users (SPEC §6): the notifier (event
  * store → bus, where the background work runs), the per-process stream
  * service (bus → open SSE connections, on every HTTP process), the SSE route,
- * and the inbox read model that makes streams resumable.
+ * and the inbox read model that makes streams resumable (kept for
+ * SVC_ENCOUNTER_INBOX_RETENTION_DAYS).
  */
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
@@ -11,11 +12,12 @@ import { AccountsModule } from '../../accounts/accounts.module';
 import { EncounterNotifier } from './encounter-notifier';
 import { EncounterStreamController } from './encounter-stream.controller';
 import { EncounterStreamService } from './encounter-stream.service';
+import { InboxRetention } from './inbox-retention';
 
 @Module({
   imports: [AccountsModule],
   controllers: [EncounterStreamController],
-  providers: [EncounterNotifier, EncounterStreamService],
+  providers: [EncounterNotifier, EncounterStreamService, InboxRetention],
   exports: [EncounterStreamService],
 })
 export class EncounterStreamModule implements OnModuleInit {
