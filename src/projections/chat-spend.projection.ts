@@ -1,9 +1,9 @@
 /**
  * `chatSpend`: what each user's chat responses cost per UTC day, in integer
  * micro-dollars, for the budget gate. One document per (user, day), `_id`
- * `<userId>:<YYYY-MM-DD>`; free responses (cost 0) are not counted.
+ * `<userId>:<YYYY-MM-DD>`, from `UsageCharged` (free responses record none).
  */
-import type { ResponseGiven } from '../aggregates/chat/chat.events';
+import type { UsageCharged } from '../aggregates/chat/chat.events';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
@@ -25,12 +25,11 @@ export function chatSpendId(userId: string, day: string): string {
 export const chatSpendProjection: ProjectionDefinition = {
   name: 'chatSpend',
   version: 1,
-  eventTypes: ['ResponseGiven'],
+  eventTypes: ['UsageCharged'],
   collections: [CHAT_SPEND],
   apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const data = (event as RecordedEvent & ResponseGiven).data;
-    if (!(data.cost_micro_usd > 0)) return;
-    const day = data.responded_at.slice(0, 10);
+    const data = (event as RecordedEvent & UsageCharged).data;
+    const day = data.charged_at.slice(0, 10);
     applyOnce(writer, CHAT_SPEND, chatSpendId(data.user_id, day), event, {
       $inc: { cost_micro_usd: data.cost_micro_usd, responses: 1 },
       $set: { user_id: data.user_id, day },

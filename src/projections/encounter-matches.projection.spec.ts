@@ -1,4 +1,3 @@
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import {
@@ -11,26 +10,9 @@ import {
   toMapPin,
   toMatchView,
 } from './encounter-matches.projection';
+import { applyAll, recorded } from '../../test/support/projection-kit';
 
-async function apply(store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> {
-  const writer = new BatchedProjectionWriter(store);
-  for (const event of events) await projection.apply(event, writer);
-  await writer.flush();
-}
-
-let position = 0;
-function recorded(type: string, data: Record<string, unknown>): RecordedEvent {
-  position += 1;
-  return {
-    streamId: `encounterPair-x-${position}`,
-    type,
-    revision: 0,
-    position,
-    data: data as RecordedEvent['data'],
-    recordedAt: '2026-04-10T00:00:00.000Z',
-    metadata: { eventId: `e${position}`, correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: '2026-04-10T00:00:00.000Z', schemaVersion: 1 },
-  };
-}
+const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
 
 const pending = { status: 'pending', text: null, sent_at: null, decline_reason: null };
 function bound(matchId: string, a: string, b: string, opts: { at: string; first?: string; count?: number; lat?: number | null; statuses?: [string, string] }) {

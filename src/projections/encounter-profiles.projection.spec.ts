@@ -1,4 +1,3 @@
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import {
@@ -7,26 +6,9 @@ import {
   type EncounterProfileDoc,
   encounterProfilesProjection as projection,
 } from './encounter-profiles.projection';
+import { applyAll, recorded } from '../../test/support/projection-kit';
 
-async function apply(store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> {
-  const writer = new BatchedProjectionWriter(store);
-  for (const event of events) await projection.apply(event, writer);
-  await writer.flush();
-}
-
-let position = 0;
-function recorded(type: string, data: Record<string, unknown>): RecordedEvent {
-  position += 1;
-  return {
-    streamId: `s-${position}`,
-    type,
-    revision: 0,
-    position,
-    data: data as RecordedEvent['data'],
-    recordedAt: '2026-04-10T00:00:00.000Z',
-    metadata: { eventId: `e${position}`, correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: '2026-04-10T00:00:00.000Z', schemaVersion: 1 },
-  };
-}
+const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
 
 const profile = { age_claim_18: true, face_visible: true, avatar_style: 'pixel', vibe_tags: ['jazz', 'tea'] };
 const enabled = (user: string, at: string, count: number) =>

@@ -1,27 +1,11 @@
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection as projection } from './scheduled-prompts.projection';
+import { applyAll, recorded as recordedEvent } from '../../test/support/projection-kit';
 
-async function apply(store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> {
-  const writer = new BatchedProjectionWriter(store);
-  for (const event of events) await projection.apply(event, writer);
-  await writer.flush();
-}
-
-let position = 0;
-function recorded(type: string, data: Record<string, unknown>): RecordedEvent {
-  position += 1;
-  return {
-    streamId: `scheduledPrompt-${String(data.schedule_id)}`,
-    type,
-    revision: 0,
-    position,
-    data: data as RecordedEvent['data'],
-    recordedAt: '2026-04-10T00:00:00.000Z',
-    metadata: { eventId: `e${position}`, correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: '2026-04-10T00:00:00.000Z', schemaVersion: 1 },
-  };
-}
+const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
+const recorded = (type: string, data: Record<string, unknown>): RecordedEvent =>
+  recordedEvent(type, data, undefined, `scheduledPrompt-${String(data.schedule_id)}`);
 
 const scheduled = (id: string, runAt = '2026-04-10T12:00:00.000Z') =>
   recorded('PromptScheduled', {

@@ -73,3 +73,29 @@ describe('POST /chat on an OpenAI-compatible server', () => {
     }
   });
 });
+
+describe('POST /chat budget on a priced model', () => {
+  it('given priced responses, when the day\'s spend leaves less than the next estimate, then 402 with the estimate', async () => {
+    const server = await startOpenAiTestServer({ models: ['test-model'] });
+    const t = await startTestApp({
+      LLM_BASE_URL: server.url,
+      LLM_MODEL: 'test-model',
+      LLM_MAX_RETRIES: '0',
+      LLM_PRICE_PER_1K_TOKENS_USD: '1000',
+      CHAT_EXPECTED_COMPLETION_TOKENS: '0',
+      CHAT_DAILY_BUDGET_USD: '1.5',
+    });
+    try {
+      const body = { user_id: uniqueName('u'), prompt_id: 'priced', prompt: 'hi', casual_conv: true };
+      const first = await t.request('POST', '/chat', { body });
+      expect(first.status).toBe(200);
+      const second = await t.request('POST', '/chat', { body: { ...body, prompt_id: 'priced-2' } });
+      expect(second.status).toBe(402);
+      expect(second.body).toMatchObject({ success: false, estimate_usd: expect.any(Number), remaining_usd: 0 });
+    } finally {
+      await t.close();
+      await server.close();
+    }
+  });
+});
+

@@ -124,6 +124,17 @@ export type ResponseGiven = DomainEvent<
   }
 >;
 
+/**
+ * A priced response charged to its user (what the budget gate counts). Only
+ * a response that cost something records one, so a free turn (offline, or a
+ * local model at price 0) feeds no read model and answers without waiting
+ * for one.
+ */
+export type UsageCharged = DomainEvent<
+  'UsageCharged',
+  { message_id: string; user_id: string; prompt_id: string; model: string; cost_micro_usd: number; charged_at: string }
+>;
+
 export type HistoryAppended = DomainEvent<'HistoryAppended', { messages: HistoryMessage[]; appended_at: string }>;
 
 /** Speculative dispatch: the fast reply went out; an expert run is wanted. */
@@ -139,6 +150,7 @@ export type ConversationEvent =
   | AgentReviewRequested
   | AgentCreationCompleted
   | ResponseGiven
+  | UsageCharged
   | HistoryAppended
   | ExpertRunRequested;
 

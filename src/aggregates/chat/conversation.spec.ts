@@ -56,6 +56,15 @@ describe('conversation', () => {
     expect(conversationAnswer(after, 'm1')?.response).toBe('hello');
   });
 
+  it('given a priced response, when the turn is taken, then its cost is charged to the user; a free one charges nothing', () => {
+    const priced = given().when(turn('m1', { response: { ...response, cost_micro_usd: 1500, model: 'big' } }));
+    expect(priced[priced.length - 1]).toEqual({
+      type: 'UsageCharged',
+      data: { message_id: 'm1', user_id: 'u', prompt_id: 'p', model: 'big', cost_micro_usd: 1500, charged_at: NOW.toISOString() },
+    });
+    expect(given().when(turn('m1')).map((e) => e.type)).not.toContain('UsageCharged');
+  });
+
   it('given a message already answered, when the same message id comes again, then nothing is recorded', () => {
     const first = given().when(turn('m1'));
     expect(given(...first).when(turn('m1'))).toEqual([]);

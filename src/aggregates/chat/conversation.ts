@@ -130,6 +130,19 @@ function decideTurn(command: Extract<ConversationCommand, { kind: 'takeTurn' }>,
     type: 'ResponseGiven',
     data: { ...response, message_id: messageId, user_id: received.user_id, prompt_id: received.prompt_id, responded_at: at },
   });
+  if (response.cost_micro_usd > 0) {
+    events.push({
+      type: 'UsageCharged',
+      data: {
+        message_id: messageId,
+        user_id: received.user_id,
+        prompt_id: received.prompt_id,
+        model: response.model,
+        cost_micro_usd: response.cost_micro_usd,
+        charged_at: at,
+      },
+    });
+  }
   if (command.expertRun) {
     events.push({
       type: 'ExpertRunRequested',
@@ -210,6 +223,8 @@ export const conversationDecider: Decider<ConversationState, ConversationCommand
           messageCount: state.messageCount + 1,
         };
       }
+      case 'UsageCharged':
+        return state;
       case 'HistoryAppended':
         return {
           ...state,
