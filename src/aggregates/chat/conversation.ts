@@ -29,6 +29,7 @@ export interface AnsweredTurn {
   flow_id: string;
   actions_completed: number;
   recipe_saved: boolean;
+  source: 'model' | 'offline';
 }
 
 export interface ConversationState {
@@ -216,7 +217,7 @@ export const conversationDecider: Decider<ConversationState, ConversationCommand
           ...state,
           answered: {
             ...state.answered,
-            [d.message_id]: { response: d.response, flow_id: d.flow_id, actions_completed: d.actions_completed, recipe_saved: d.recipe_saved },
+            [d.message_id]: { response: d.response, flow_id: d.flow_id, actions_completed: d.actions_completed, recipe_saved: d.recipe_saved, source: d.source },
           },
           context: remember(state.context, { role: 'assistant', content: d.response }),
           expertRuns,

@@ -24,7 +24,8 @@ export interface RunUsage {
 
 @Injectable()
 export class ActionRunner {
-  private readonly tools: readonly Tool[];
+  /** the built-in tools, one set per process (the pipeline plans with them too) */
+  readonly tools: readonly Tool[];
 
   constructor(
     @Inject(LLM) private readonly llm: LanguageModel,

@@ -29,10 +29,10 @@ import { completedCount, recipeActions, recipeDecider, type ActionResult, type R
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
-import { estimateTokens, LLM, type LanguageModel, type LlmMessage } from '../../infrastructure/llm/llm.port';
+import { estimateTokens, LLM, type LanguageModel, type LlmCompletion, type LlmMessage } from '../../infrastructure/llm/llm.port';
 import { decompose } from '../../infrastructure/llm/offline/decompose';
 import { OFFLINE_DISCLOSURE } from '../../infrastructure/llm/offline/offline-language-model';
-import { createBuiltInTools, findTool, type Tool } from '../../infrastructure/llm/offline/tools';
+import { findTool, type Tool } from '../../infrastructure/llm/offline/tools';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { ComputeQueries } from '../compute/compute.queries';
 import { hiveRefusal } from '../hive/hive-policy';
@@ -59,7 +59,6 @@ function newId(prefix: string): string {
 @Injectable()
 export class DefaultChatPipeline extends ChatPipeline {
   private readonly locks = new KeyedMutex();
-  private readonly tools: readonly Tool[];
 
   constructor(
     private readonly executor: CommandExecutor,
@@ -71,48 +70,31 @@ export class DefaultChatPipeline extends ChatPipeline {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
-    this.tools = createBuiltInTools(() => clock.now());
   }
 
-  run(request: ChatRequest, context: CommandContext): Promise<ChatReply> {
-    return this.locks.run(conversationStreamId(request.userId, request.promptId), () => this.runTurn(request, context));
+  private get tools(): readonly Tool[] {
+    return this.runner.tools;
   }
 
-  private async runTurn(request: ChatRequest, context: CommandContext): Promise<ChatReply> {
-    const stream = conversationStreamId(request.userId, request.promptId);
-    const { state } = await this.executor.load(conversationDecider, stream);
-    const answered = conversationAnswer(state, request.messageId);
-    if (answered) return { ...answered, prompt_id: request.promptId };
-
-    await this.checkTaskSource(request);
-    await this.guard(request, stream, context);
-    const { text: prompt, redactions } = redactSecrets(request.prompt);
-    await this.checkBudget(request.userId, prompt, state);
-
-    const recipe = (await this.executor.load(recipeDecider, recipeStreamId(request.userId, request.promptId))).state;
-    const mode = chooseMode(
-      { createAgent: request.createAgent, casualConv: request.casualConv, speculative: request.speculative },
-      state.stage,
-      recipe.saved,
-    );
-    const received = this.received(request, prompt, redactions, mode === 'speculative' ? 'casual' : mode, request.origin);
-    const turn =
-      mode === 'casual'
-        ? await this.casual(request, prompt, state, false)
-        : mode === 'speculative'
-          ? await this.casual(request, prompt, state, true)
-          : mode === 'reuse'
-            ? await this.reuse(request, recipe, context)
-            : await this.create(request, prompt, state, recipe, context);
-    await this.executor.execute(
-      conversationDecider,
-      stream,
-      { kind: 'takeTurn', received, fromStage: state.stage, move: turn.move, response: turn.response, expertRun: turn.expertRun },
-      context,
-      { maxRetries: 0 },
-    );
-    const { response, flow_id, actions_completed, recipe_saved } = turn.response;
-    return { response, prompt_id: request.promptId, flow_id, actions_completed, recipe_saved };
+  async run(request: ChatRequest, context: CommandContext): Promise<ChatReply> {
+    const { response, prompt_id, flow_id, actions_completed, recipe_saved } = await this.takeTurn(request, context, request.origin, async (prompt, state) => {
+      const recipe = (await this.executor.load(recipeDecider, recipeStreamId(request.userId, request.promptId))).state;
+      const mode = chooseMode(
+        { createAgent: request.createAgent, casualConv: request.casualConv, speculative: request.speculative },
+        state.stage,
+        recipe.saved,
+      );
+      const turn =
+        mode === 'casual'
+          ? await this.casual(request, prompt, state, false)
+          : mode === 'speculative'
+            ? await this.casual(request, prompt, state, true)
+            : mode === 'reuse'
+              ? await this.reuse(request, recipe, context)
+              : await this.create(request, prompt, state, recipe, context);
+      return { ...turn, mode: mode === 'speculative' ? 'casual' : mode };
+    });
+    return { response, prompt_id, flow_id, actions_completed, recipe_saved };
   }
 
   /**
@@ -121,39 +103,63 @@ export class DefaultChatPipeline extends ChatPipeline {
    * the image's type and size when it can read them), recorded in the
    * conversation like any turn.
    */
-  visual(request: ChatRequest & { imageUrl: string }, context: CommandContext): Promise<{ response: string; prompt_id: string; source: 'model' | 'offline' }> {
-    return this.locks.run(conversationStreamId(request.userId, request.promptId), async () => {
-      const stream = conversationStreamId(request.userId, request.promptId);
-      const { state } = await this.executor.load(conversationDecider, stream);
-      await this.guard(request, stream, context);
-      const { text: prompt, redactions } = redactSecrets(request.prompt);
-      await this.checkBudget(request.userId, prompt, state);
+  async visual(request: ChatRequest & { imageUrl: string }, context: CommandContext): Promise<{ response: string; prompt_id: string; source: 'model' | 'offline' }> {
+    const reply = await this.takeTurn(request, context, 'visual', async (prompt) => {
       const answer = await this.llm.complete({
         messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: prompt }],
         model: request.modelConfig?.model,
         images: [{ url: request.imageUrl }],
       });
-      const usage = { promptTokens: answer.usage.promptTokens, completionTokens: answer.usage.completionTokens, usedModel: answer.source === 'model' };
       const response = this.response(
         { response: answer.content, flow_id: `${request.promptId}:visual`, stage: 'visual', actions_completed: 0, recipe_saved: false },
-        usage,
+        usageOf(answer),
         answer.model,
       );
+      return { mode: 'casual', move: { kind: 'stay' }, response, expertRun: null };
+    });
+    return { response: reply.response, prompt_id: request.promptId, source: reply.source };
+  }
+
+  /**
+   * One turn of a conversation, queued behind the conversation's other turns:
+   * a message already answered answers again; then the task-source check,
+   * the guardrail, redaction and the budget gate; then `compute` (tools, model
+   * calls) on the redacted prompt; then the turn is appended as one command.
+   */
+  private takeTurn(
+    request: ChatRequest,
+    context: CommandContext,
+    origin: PromptReceived['data']['origin'],
+    compute: (prompt: string, state: ConversationState) => Promise<Turn & { mode: PromptReceived['data']['mode'] }>,
+  ): Promise<ChatReply & { source: 'model' | 'offline' }> {
+    const stream = conversationStreamId(request.userId, request.promptId);
+    return this.locks.run(stream, async () => {
+      const { state } = await this.executor.load(conversationDecider, stream);
+      const answered = conversationAnswer(state, request.messageId);
+      if (answered) return { ...answered, prompt_id: request.promptId };
+
+      await this.checkTaskSource(request);
+      await this.guard(request, stream, context);
+      const { text: prompt, redactions } = redactSecrets(request.prompt);
+      await this.checkBudget(request.userId, prompt, state);
+
+      const turn = await compute(prompt, state);
       await this.executor.execute(
         conversationDecider,
         stream,
         {
           kind: 'takeTurn',
-          received: this.received(request, prompt, redactions, 'casual', 'visual'),
+          received: this.received(request, prompt, redactions, turn.mode, origin),
           fromStage: state.stage,
-          move: { kind: 'stay' },
-          response,
-          expertRun: null,
+          move: turn.move,
+          response: turn.response,
+          expertRun: turn.expertRun,
         },
         context,
         { maxRetries: 0 },
       );
-      return { response: response.response, prompt_id: request.promptId, source: response.source };
+      const { response, flow_id, actions_completed, recipe_saved, source } = turn.response;
+      return { response, prompt_id: request.promptId, flow_id, actions_completed, recipe_saved, source };
     });
   }
 
@@ -274,10 +280,9 @@ export class DefaultChatPipeline extends ChatPipeline {
     }
     const messages: LlmMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...state.context, { role: 'user', content: prompt }];
     const answer = await this.llm.complete({ messages, model });
-    const usage = { promptTokens: answer.usage.promptTokens, completionTokens: answer.usage.completionTokens, usedModel: answer.source === 'model' };
     return {
       move: { kind: 'stay' },
-      response: this.response({ response: answer.content, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, usage, answer.model),
+      response: this.response({ response: answer.content, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, usageOf(answer), answer.model),
       expertRun,
     };
   }
@@ -346,6 +351,10 @@ export class DefaultChatPipeline extends ChatPipeline {
       expertRun: null,
     };
   }
+}
+
+function usageOf(answer: LlmCompletion): RunUsage {
+  return { promptTokens: answer.usage.promptTokens, completionTokens: answer.usage.completionTokens, usedModel: answer.source === 'model' };
 }
 
 function flowIdOf(promptId: string, version: number): string {

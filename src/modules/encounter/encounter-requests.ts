@@ -5,6 +5,7 @@
  * Every function here throws a 400 DomainError with the contract's text, or
  * returns typed values; unknown fields are ignored.
  */
+import type { DiscoverableCommand } from '../../aggregates/encounter/discoverable';
 import type { SwipeDecision } from '../../aggregates/encounter/encounter.events';
 import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
 import { type Body, flag, invalid, objectBody } from '../common/body-fields';
@@ -33,14 +34,8 @@ function requiredId(body: Body, field: string): string {
   return value.trim();
 }
 
-export interface DiscoverableRequest {
-  enabled: boolean;
-  ttlSec?: number;
-  ageClaim18?: boolean;
-  faceVisible?: boolean;
-  avatarStyle?: string;
-  vibeTags?: string[];
-}
+/** A POST discoverable body: the decider's `set` command without what the handler adds. */
+export type DiscoverableRequest = Omit<DiscoverableCommand, 'kind' | 'userId' | 'limits'>;
 
 export function discoverableRequest(raw: unknown): DiscoverableRequest {
   const body = objectBody(raw);
