@@ -31,7 +31,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SCORE_WEIGHTS, type ScoringEventType, TRACKS, type Track, type TrackPoints } from '../src/aggregates/contest/scoring';
 import { type WalletEvent, walletStreamId } from '../src/aggregates/contest/wallet';
-import { type UserEvent, userStreamId } from '../src/aggregates/user/user.events';
+import { type UserEvent, userStreamId } from '../src/aggregates/accounts/user.events';
 import type { AppendResult, EventMetadata, NewEvent, RecordedEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';

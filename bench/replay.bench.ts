@@ -9,8 +9,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { claimStreamId } from '../src/aggregates/claim/claim';
-import { type Role, type UserEvent, userStreamId } from '../src/aggregates/user/user.events';
+import { claimStreamId } from '../src/aggregates/accounts/claim';
+import { type Role, type UserEvent, userStreamId } from '../src/aggregates/accounts/user.events';
 import type { AppendResult, EventMetadata, NewEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';

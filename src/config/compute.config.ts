@@ -12,7 +12,7 @@ import {
   type ComputeSettings,
   FIELD_KINDS,
   fieldProblem,
-} from '../aggregates/node-compute/compute-fields';
+} from '../aggregates/compute/compute-fields';
 import { ConfigError } from './config-error';
 import type { NodeTier } from './node-tier';
 

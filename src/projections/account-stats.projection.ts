@@ -4,7 +4,7 @@
  * applyOnce's position guard keeps it exact across replays and crashes.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { applyOnce } from './support/apply-once';
 

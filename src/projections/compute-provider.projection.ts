@@ -8,7 +8,7 @@
  * first integer of `data.amount`, `data.spark`, `data.amount_spark`.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { applyOnce } from './support/apply-once';
 

@@ -5,9 +5,9 @@
  * these with the environment and the defaults.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
-import type { PeerSettings, PolicySettings } from '../aggregates/node-compute/compute-fields';
+import type { PeerSettings, PolicySettings } from '../aggregates/compute/compute-fields';
 import { applyOnce } from './support/apply-once';
 
 export const COMPUTE_SETTINGS = 'compute_settings';

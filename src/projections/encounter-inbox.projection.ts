@@ -10,7 +10,7 @@
  * (an idempotent upsert by id, no position guard needed).
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
 import { encounterMessagesFor, type EncounterTopic, userTopic } from '../aggregates/encounter/encounter-messages';
 import type { EncounterEvent } from '../aggregates/encounter/encounter.events';

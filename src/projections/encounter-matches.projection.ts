@@ -16,7 +16,7 @@
  * be observed. Every update goes through applyOnce (replay-safe).
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
 import { matchViewOf, type MatchView } from '../aggregates/encounter/encounter-messages';
 import type { EncounterPairEvent, Icebreaker, IcebreakerStatus } from '../aggregates/encounter/encounter.events';

@@ -16,7 +16,7 @@
  * never in the same update's $set (a path may appear in one operator only).
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { DEFAULT_AVATAR_STYLE } from '../aggregates/encounter/encounter-limits';
 import type { DiscoverableEvent, PubkeyEvent } from '../aggregates/encounter/encounter.events';

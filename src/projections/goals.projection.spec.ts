@@ -1,4 +1,4 @@
-import type { GoalEvent } from '../aggregates/goal/goal';
+import type { GoalEvent } from '../aggregates/goals/goal';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';

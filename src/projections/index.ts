@@ -1,5 +1,5 @@
 /** Every read model of the service: what the app runs and what `projections:rebuild` can rebuild. */
-import type { ProjectionDefinition } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition } from '../infrastructure/projections/projection';
 import { accountStatsProjection } from './account-stats.projection';
 import { apiKeysProjection } from './api-keys.projection';
 import { computeEscrowsProjection } from './compute-escrows.projection';

@@ -5,7 +5,7 @@
  * to date, a number). No context records these yet: the read model is empty.
  */
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
 import { applyOnce } from './support/apply-once';
 

@@ -3,11 +3,10 @@
  * recovery-code hash, and for profile reads. Secrets other than the
  * recovery-code HMAC (used for lookup) are not copied here.
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/read-store/projection';
+import type { ProjectionWriter } from '../infrastructure/projections/projection';
 import type { Doc } from '../infrastructure/read-store/read-store.port';
-import type { UserEvent } from '../aggregates/user/user.events';
 import { applyOnce } from './support/apply-once';
+import { defineProjection, type RecordedOf } from './support/define-projection';
 
 export const USERS = 'users';
 
@@ -25,67 +24,50 @@ export interface UserDoc extends Doc {
   last_active_at: string | null;
 }
 
-function update(event: RecordedEvent): Record<string, unknown> {
-  const e = event as RecordedEvent & UserEvent;
-  switch (e.type) {
-    case 'UserRegistered':
-      return {
-        $set: {
-          id: e.data.user_id,
-          username: e.data.username,
-          username_key: e.data.username.toLowerCase(),
-          email: e.data.email,
-          display_name: e.data.display_name,
-          role: e.data.role,
-          user_type: e.data.user_type,
-          device_id: null,
-          recovery_code_hash: null,
-          created_at: e.data.registered_at,
-          last_active_at: null,
-        },
-      };
-    case 'GuestRegistered':
-      return {
-        $set: {
-          id: e.data.user_id,
-          username: e.data.username,
-          username_key: e.data.username.toLowerCase(),
-          email: null,
-          display_name: e.data.display_name,
-          role: 'guest',
-          user_type: 'guest',
-          device_id: e.data.device_id,
-          recovery_code_hash: e.data.recovery_code_hash,
-          created_at: e.data.registered_at,
-          last_active_at: e.data.registered_at,
-        },
-      };
-    case 'UserLoggedIn':
-      return { $set: { last_active_at: e.data.at } };
-    case 'GuestRecovered': {
-      const set: Record<string, unknown> = { recovery_code_hash: e.data.recovery_code_hash, last_active_at: e.data.at };
-      if (e.data.device_id) set.device_id = e.data.device_id;
-      return { $set: set };
-    }
-    case 'UserRoleChanged':
-      return { $set: { role: e.data.role } };
-    default:
-      return {};
-  }
+type UserCreated = RecordedOf<'UserRegistered' | 'GuestRegistered'>;
+
+function created(event: UserCreated, writer: ProjectionWriter): void {
+  const d = event.data;
+  const guest = event.type === 'GuestRegistered';
+  applyOnce(writer, USERS, d.user_id, event, {
+    $set: {
+      id: d.user_id,
+      username: d.username,
+      username_key: d.username.toLowerCase(),
+      email: event.type === 'UserRegistered' ? event.data.email : null,
+      display_name: d.display_name,
+      role: event.type === 'UserRegistered' ? event.data.role : 'guest',
+      user_type: event.type === 'UserRegistered' ? event.data.user_type : 'guest',
+      device_id: event.type === 'GuestRegistered' ? event.data.device_id : null,
+      recovery_code_hash: event.type === 'GuestRegistered' ? event.data.recovery_code_hash : null,
+      created_at: d.registered_at,
+      last_active_at: guest ? d.registered_at : null,
+    },
+  });
 }
 
-export const usersProjection: ProjectionDefinition = {
+/** Later changes never create a document: an account exists before anything happens to it (log order). */
+const change = (event: { position: number }, writer: ProjectionWriter, userId: string, set: Record<string, unknown>): void =>
+  applyOnce(writer, USERS, userId, event, { $set: set }, { upsert: false });
+
+export const usersProjection = defineProjection({
   name: 'users',
   version: 1,
-  eventTypes: ['UserRegistered', 'GuestRegistered', 'UserLoggedIn', 'GuestRecovered', 'UserRoleChanged'],
   collections: [USERS],
   indexes: [
     { collection: USERS, spec: { keys: { username_key: 1 } } },
     { collection: USERS, spec: { keys: { device_id: 1 } } },
     { collection: USERS, spec: { keys: { recovery_code_hash: 1 } } },
   ],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const creates = event.type === 'UserRegistered' || event.type === 'GuestRegistered';
-    applyOnce(writer, USERS, event.data.user_id as string, event, update(event), { upsert: creates });
+  on: {
+    UserRegistered: created,
+    GuestRegistered: created,
+    UserLoggedIn: (event, writer) => change(event, writer, event.data.user_id, { last_active_at: event.data.at }),
+    GuestRecovered: (event, writer) => {
+      const set: Record<string, unknown> = { recovery_code_hash: event.data.recovery_code_hash, last_active_at: event.data.at };
+      if (event.data.device_id) set.device_id = event.data.device_id;
+      change(event, writer, event.data.user_id, set);
+    },
+    UserRoleChanged: (event, writer) => change(event, writer, event.data.user_id, { role: event.data.role }),
   },
-};
+});

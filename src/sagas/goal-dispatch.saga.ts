@@ -15,7 +15,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ICommand, type IEvent, Saga } from '@nestjs/cqrs';
 import { filter, map, type Observable } from 'rxjs';
-import { goalIdOf, type SubtaskDispatched, type SubtaskFailed } from '../aggregates/goal/goal';
+import { goalIdOf, type SubtaskDispatched, type SubtaskFailed } from '../aggregates/goals/goal';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ofRecordedType } from '../infrastructure/sagas/recorded-event';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandBus, ICommand } from '@nestjs/cqrs';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/node-compute/compute-fields';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/compute/compute-fields';
 import type { AppConfig } from '../config/config';
 import { InProcessBus } from '../infrastructure/bus/in-process/in-process-bus';
 import type { BusMessage } from '../infrastructure/bus/message-bus.port';

@@ -5,7 +5,7 @@
  */
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { BatchedProjectionWriter } from '../../src/infrastructure/projections/batched-writer';
-import type { ProjectionDefinition } from '../../src/infrastructure/read-store/projection';
+import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection';
 import type { ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 
 let position = 0;

@@ -13,3 +13,13 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   /** New events for the command, or a DomainError when it is refused. */
   decide(command: Command, state: State, now: Date): Event[];
 }
+
+/**
+ * The fields of one kind of a decider's command union, without the `kind`
+ * tag: what a Nest command carries as its payload, so the two vocabularies
+ * cannot drift (`CommandInput<GoalCommand, 'accept'>`).
+ */
+export type CommandInput<C extends { kind: string }, K extends C['kind']> = Omit<Extract<C, { kind: K }>, 'kind'>;
+
+/** The event of a union with this type tag. */
+export type EventOfType<E extends DomainEvent, T extends E['type']> = Extract<E, { type: T }>;

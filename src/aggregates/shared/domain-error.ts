@@ -12,7 +12,8 @@ export type DomainErrorKind =
   | 'conflict' // 409
   | 'gone' // 410
   | 'too_large' // 413
-  | 'rate_limited'; // 429
+  | 'rate_limited' // 429
+  | 'unavailable'; // 503: the write or read cannot be served now; retrying later can succeed
 
 export interface DomainErrorOptions {
   /** extra fields of the error body (e.g. the budget gate's estimate) */

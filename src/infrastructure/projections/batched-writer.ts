@@ -3,7 +3,7 @@
  * rounds of unordered bulkWrites (see ProjectionWriter). Operations whose
  * `_id` cannot be read from their filter go into a round of their own, in order.
  */
-import type { ProjectionWriter, WriteOptions } from '../read-store/projection';
+import type { ProjectionWriter, WriteOptions } from './projection';
 import {
   type BulkOperation,
   BulkWriteError,

@@ -3,7 +3,7 @@
  * the module graph initialises; the runner starts them all afterwards.
  */
 import { Injectable } from '@nestjs/common';
-import type { ProjectionDefinition } from '../read-store/projection';
+import type { ProjectionDefinition } from './projection';
 
 @Injectable()
 export class ProjectionRegistry {

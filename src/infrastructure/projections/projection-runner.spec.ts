@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
-import type { ProjectionDefinition, ProjectionWriter } from '../read-store/projection';
+import type { ProjectionDefinition, ProjectionWriter } from './projection';
 import { ProjectionRunner } from './projection-runner';
 
 function event(type: string, data: Record<string, unknown>): NewEvent {

@@ -9,7 +9,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
-import type { ProjectionDefinition } from '../read-store/projection';
+import type { ProjectionDefinition } from './projection';
 import type { ReadStore } from '../read-store/read-store.port';
 import { BatchedProjectionWriter } from './batched-writer';
 import { PositionWaiters } from './position-waiters';

@@ -4,7 +4,7 @@
  */
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { DAILY_LIMITS, type ApiKeyTier } from '../../aggregates/api-key/api-key';
+import { DAILY_LIMITS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';

@@ -9,9 +9,9 @@ import {
   claimDecider,
   claimStreamId,
   type ClaimScope,
-} from '../../aggregates/claim/claim';
+} from '../../aggregates/accounts/claim';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { userStreamId } from '../../aggregates/user/user.events';
+import { userStreamId } from '../../aggregates/accounts/user.events';
 import { Clock } from '../../infrastructure/clock';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 

@@ -1,6 +1,6 @@
 /** Commands of the compute context, dispatched on the @nestjs/cqrs CommandBus. */
 import { Command } from '@nestjs/cqrs';
-import type { RevenueStream } from '../../aggregates/revenue/revenue-entry';
+import type { RevenueStream } from '../../aggregates/compute/revenue-entry';
 import type { CommandContext } from '../common/command-executor';
 
 export interface UpdateResult {

@@ -1,4 +1,4 @@
-import { COMPUTE_DEFAULTS, COMPUTE_FIELDS, type ComputeField, isPolicyField } from '../../aggregates/node-compute/compute-fields';
+import { COMPUTE_DEFAULTS, COMPUTE_FIELDS, type ComputeField, isPolicyField } from '../../aggregates/compute/compute-fields';
 import { contribution, mergeComputeSettings } from './compute-view';
 
 /** A value for each field that differs from the default and from the other layer's. */

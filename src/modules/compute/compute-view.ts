@@ -12,7 +12,7 @@ import {
   type ComputeSettings,
   type PeerSettings,
   type PolicySettings,
-} from '../../aggregates/node-compute/compute-fields';
+} from '../../aggregates/compute/compute-fields';
 import type { ComputeOverrides } from '../../config/compute.config';
 
 export type ValueSource = 'environment' | 'stored' | 'default' | 'tier';

@@ -1,7 +1,7 @@
 /** Read-model lookups of the compute context: settings view, provider dashboards, peers, revenue. */
 import { Inject, Injectable } from '@nestjs/common';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/node-compute/compute-fields';
-import { centsToUnits, splitRevenue } from '../../aggregates/revenue/revenue-split';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
+import { centsToUnits, splitRevenue } from '../../aggregates/compute/revenue-split';
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';

@@ -16,7 +16,7 @@
  * Both run where the background work runs (PROJECTIONS=inline or the worker).
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { COMPUTE_DEFAULTS, type PeerSettings } from '../../aggregates/node-compute/compute-fields';
+import { COMPUTE_DEFAULTS, type PeerSettings } from '../../aggregates/compute/compute-fields';
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { BusListener } from '../../infrastructure/bus/bus-listener';

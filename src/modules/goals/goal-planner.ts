@@ -11,7 +11,7 @@
  * so no part of the goal is silently dropped.
  */
 import { Logger } from '@nestjs/common';
-import { MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, type PlannedBy } from '../../aggregates/goal/goal';
+import { MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, type PlannedBy } from '../../aggregates/goals/goal';
 import type { LanguageModel } from '../../infrastructure/llm/llm.port';
 import { decompose, splitSteps } from '../../infrastructure/llm/offline/decompose';
 

@@ -4,7 +4,7 @@
  * listener and the timeout sweep. Each is idempotent (see the goal aggregate).
  */
 import { Command } from '@nestjs/cqrs';
-import type { GoalCommand, PlannedBy } from '../../aggregates/goal/goal';
+import type { GoalCommand, PlannedBy } from '../../aggregates/goals/goal';
 import type { CommandContext } from '../common/command-executor';
 
 export interface AcceptedGoal {

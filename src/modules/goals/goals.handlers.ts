@@ -5,7 +5,7 @@
  * since results, timeouts and dispatches of one goal can race.
  */
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type GoalCommand, goalDecider, goalStreamId } from '../../aggregates/goal/goal';
+import { type GoalCommand, goalDecider, goalStreamId } from '../../aggregates/goals/goal';
 import { type CommandContext, CommandExecutor } from '../common/command-executor';
 import {
   AcceptGoal,

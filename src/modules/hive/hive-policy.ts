@@ -13,7 +13,7 @@
  * the hive does not send yet, and the metered fields concern paid APIs,
  * which the worker never calls on its own (it uses the node's LLM port).
  */
-import type { ComputeSettings } from '../../aggregates/node-compute/compute-fields';
+import type { ComputeSettings } from '../../aggregates/compute/compute-fields';
 
 export function takesHiveWork(settings: Pick<ComputeSettings, 'hive_compute_policy' | 'max_hive_gpu_pct'>): boolean {
   return hiveRefusal(settings) === null;

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/node-compute/compute-fields';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
 import type { AppConfig } from '../../config/config';
 import { InProcessBus } from '../../infrastructure/bus/in-process/in-process-bus';
 import type { BusMessage } from '../../infrastructure/bus/message-bus.port';

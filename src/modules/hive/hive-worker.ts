@@ -20,7 +20,7 @@
  * goal (or the conversation, for expert runs) ignores the second answer.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, Optional } from '@nestjs/common';
-import type { ComputeSettings } from '../../aggregates/node-compute/compute-fields';
+import type { ComputeSettings } from '../../aggregates/compute/compute-fields';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
 import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../../infrastructure/llm/llm.port';

@@ -6,7 +6,7 @@
  * So a replay or a redelivered event never double-counts, without transactions.
  */
 import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionWriter } from '../../infrastructure/read-store/projection';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Update } from '../../infrastructure/read-store/read-store.port';
 
 export function applyOnce(

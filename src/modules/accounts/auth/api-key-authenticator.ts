@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
-import { DAILY_LIMITS, type ApiKeyTier } from '../../../aggregates/api-key/api-key';
-import type { Role } from '../../../aggregates/user/user.events';
+import { DAILY_LIMITS, type ApiKeyTier } from '../../../aggregates/accounts/api-key';
+import type { Role } from '../../../aggregates/accounts/user.events';
 import { Clock } from '../../../infrastructure/clock';
 import { DuplicateKeyError, READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
 import { AccountsQueries } from '../accounts.queries';

@@ -1,5 +1,5 @@
 /** Who a request acts as, once authenticated (request.user). */
-import type { Role } from '../../../aggregates/user/user.events';
+import type { Role } from '../../../aggregates/accounts/user.events';
 
 export interface AuthUser {
   id: string;

@@ -15,7 +15,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import type { Role } from '../../../aggregates/user/user.events';
+import type { Role } from '../../../aggregates/accounts/user.events';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { AuthUser } from './auth-user';
 import { INVALID_TOKEN } from './jwt.strategy';

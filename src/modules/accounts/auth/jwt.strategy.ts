@@ -8,7 +8,7 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import type { Role } from '../../../aggregates/user/user.events';
+import type { Role } from '../../../aggregates/accounts/user.events';
 import { AccountsQueries } from '../accounts.queries';
 import type { AuthUser } from './auth-user';
 import { ServiceSecrets } from './secrets';

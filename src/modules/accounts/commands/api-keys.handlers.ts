@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../../aggregates/api-key/api-key';
+import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../../aggregates/accounts/api-key';
 import { CommandExecutor } from '../../common/command-executor';
 import { newApiKey, sha256 } from '../auth/api-key-authenticator';
 import { IssueApiKey, type IssuedApiKey, RevokeApiKey } from './commands';

@@ -1,7 +1,7 @@
 import { NotFoundException } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { CommandExecutor } from '../../common/command-executor';
 import { AccountsQueries } from '../accounts.queries';
 import { toUserView, type UserView } from '../user-view';

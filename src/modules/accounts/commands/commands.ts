@@ -1,7 +1,7 @@
 /** Commands of the accounts context, dispatched on the @nestjs/cqrs CommandBus. */
 import { Command } from '@nestjs/cqrs';
-import type { ApiKeyTier } from '../../../aggregates/api-key/api-key';
-import type { Role } from '../../../aggregates/user/user.events';
+import type { ApiKeyTier } from '../../../aggregates/accounts/api-key';
+import type { Role } from '../../../aggregates/accounts/user.events';
 import type { CommandContext } from '../../common/command-executor';
 import type { AuthUser } from '../auth/auth-user';
 import type { UserView } from '../user-view';

@@ -1,7 +1,7 @@
 import { UnauthorizedException } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { INVALID_CREDENTIALS, userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { INVALID_CREDENTIALS, userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { CommandExecutor } from '../../common/command-executor';
 import { AccountsQueries } from '../accounts.queries';
 import { PasswordHasher } from '../auth/password-hasher';

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { CommandExecutor } from '../../common/command-executor';
 import { LogOut } from './commands';
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '../../../aggregates/shared/domain-error';
-import { userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { CommandExecutor, type CommandContext } from '../../common/command-executor';
 import { newRecoveryCode, normaliseRecoveryCode } from '../auth/recovery-codes';
 import { ServiceSecrets } from '../auth/secrets';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { TAKEN_MESSAGES } from '../../../aggregates/claim/claim';
+import { TAKEN_MESSAGES } from '../../../aggregates/accounts/claim';
 import { DomainError } from '../../../aggregates/shared/domain-error';
-import { userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { CommandExecutor } from '../../common/command-executor';
 import { AccountsQueries } from '../accounts.queries';

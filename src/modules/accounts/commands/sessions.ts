@@ -1,7 +1,7 @@
 /** Opens a session for a user: records the login and issues the matching token. */
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
-import { userDecider } from '../../../aggregates/user/user';
-import { userStreamId } from '../../../aggregates/user/user.events';
+import { userDecider } from '../../../aggregates/accounts/user';
+import { userStreamId } from '../../../aggregates/accounts/user.events';
 import { Clock } from '../../../infrastructure/clock';
 import { CommandExecutor, type CommandContext } from '../../common/command-executor';
 import { AccountsQueries } from '../accounts.queries';

@@ -3,8 +3,8 @@
  * type or a missing field gives a 400 naming the field.
  */
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ROLES, type Role } from '../../../aggregates/user/user.events';
-import { API_KEY_TIERS, type ApiKeyTier } from '../../../aggregates/api-key/api-key';
+import { ROLES, type Role } from '../../../aggregates/accounts/user.events';
+import { API_KEY_TIERS, type ApiKeyTier } from '../../../aggregates/accounts/api-key';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,50}$/;
 const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;

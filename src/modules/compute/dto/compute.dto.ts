@@ -4,7 +4,7 @@
  * absent); unknown fields are dropped by the validation pipe.
  */
 import { IsBoolean, IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { CAUSE_ALIGNMENTS, COMPUTE_POLICIES } from '../../../aggregates/node-compute/compute-fields';
+import { CAUSE_ALIGNMENTS, COMPUTE_POLICIES } from '../../../aggregates/compute/compute-fields';
 
 const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 const Amount = () => IsNumber({ allowNaN: false, allowInfinity: false });

@@ -1,6 +1,6 @@
 /** Request body of POST /goals. Unknown fields are dropped; wrong types and missing fields are 400 naming the field. */
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { MAX_ATTEMPTS, MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, MAX_TIMEOUT_SEC } from '../../../aggregates/goal/goal';
+import { MAX_ATTEMPTS, MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, MAX_TIMEOUT_SEC } from '../../../aggregates/goals/goal';
 
 export const MAX_GOAL_CHARS = 8000;
 export const DEFAULT_TIMEOUT_SEC = 120;

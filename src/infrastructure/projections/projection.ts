@@ -5,7 +5,7 @@
  * event must not change the result.
  */
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { BulkOperation, IndexSpec, ReadStore } from './read-store.port';
+import type { BulkOperation, IndexSpec, ReadStore } from '../read-store/read-store.port';
 
 export interface WriteOptions {
   /**

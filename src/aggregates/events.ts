@@ -1,0 +1,43 @@
+/**
+ * The catalogue of every event the service records: the union of each
+ * aggregate's event union. Projections and sagas are typed against it, so a
+ * handler for an event type that does not exist, or a misspelt field of one
+ * that does, fails to compile (docs/events.md describes each one).
+ */
+import type { ApiKeyEvent } from './accounts/api-key';
+import type { ClaimEvent } from './accounts/claim';
+import type { UserEvent } from './accounts/user.events';
+import type { ChatEvent } from './chat/chat.events';
+import type { ScheduledPromptEvent } from './chat/scheduled-prompt';
+import type { ComputeReportEvent } from './compute/compute-report';
+import type { NodeComputeEvent } from './compute/node-compute';
+import type { PeerNodeEvent } from './compute/peer-node';
+import type { RevenueEntryEvent } from './compute/revenue-entry';
+import type { SettlementEvent } from './compute/settlement';
+import type { ContestEntryEvent } from './contest/contest-entry';
+import type { ScoringEventEvent } from './contest/scoring-event';
+import type { WalletEvent } from './contest/wallet';
+import type { EncounterEvent } from './encounter/encounter.events';
+import type { GoalEvent } from './goals/goal';
+
+export type AnyDomainEvent =
+  | UserEvent
+  | ClaimEvent
+  | ApiKeyEvent
+  | ChatEvent
+  | ScheduledPromptEvent
+  | NodeComputeEvent
+  | PeerNodeEvent
+  | ComputeReportEvent
+  | SettlementEvent
+  | RevenueEntryEvent
+  | ContestEntryEvent
+  | ScoringEventEvent
+  | WalletEvent
+  | EncounterEvent
+  | GoalEvent;
+
+export type DomainEventType = AnyDomainEvent['type'];
+
+/** The event of the catalogue with this type tag. */
+export type DomainEventOf<T extends DomainEventType> = Extract<AnyDomainEvent, { type: T }>;
