@@ -11,13 +11,14 @@ import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { HealthModule } from './modules/health/health.module';
+import { ALL_PROJECTIONS } from './projections';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule],
+      imports: [InfrastructureModule.forRoot(config, role, ALL_PROJECTIONS), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule],
     };
   }
 }

@@ -15,8 +15,7 @@ import { ALL_PROJECTIONS } from '../projections';
 
 async function main(names: string[]): Promise<void> {
   const config = loadConfigOrExit();
-  const registry = new ProjectionRegistry();
-  registry.register(...ALL_PROJECTIONS);
+  const registry = new ProjectionRegistry(ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
   const eventStore = await createEventStore(config, new UpcasterRegistry());
   const readStore = await createReadStore(config);

@@ -13,6 +13,7 @@ import { Clock, SystemClock } from './clock';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { UpcasterRegistry } from './eventsourcing/upcasters';
 import { PlatformLifecycle } from './platform-lifecycle';
+import type { ProjectionDefinition } from './projections/projection';
 import { ProjectionRegistry } from './projections/projection-registry';
 import { ProjectionRunner } from './projections/projection-runner';
 import { ReadYourWrites } from './projections/read-your-writes';
@@ -23,7 +24,7 @@ import { createEventStore, createMessageBus, createReadStore } from './ports.fac
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot(config: AppConfig, role: ProcessRole): DynamicModule {
+  static forRoot(config: AppConfig, role: ProcessRole, projections: readonly ProjectionDefinition[]): DynamicModule {
     return {
       module: InfrastructureModule,
       imports: [CqrsModule.forRoot()],
@@ -39,7 +40,7 @@ export class InfrastructureModule {
         },
         { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },
-        ProjectionRegistry,
+        { provide: ProjectionRegistry, useValue: new ProjectionRegistry(projections) },
         {
           provide: ProjectionRunner,
           inject: [EVENT_STORE, READ_STORE, ProjectionRegistry],

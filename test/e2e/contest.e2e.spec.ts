@@ -306,8 +306,7 @@ describe('hive contest over HTTP', () => {
       const live = await snapshot();
       expect(live.wallets.length).toBeGreaterThan(3);
       const eventStore = await createEventStore(config, new UpcasterRegistry());
-      const registry = new ProjectionRegistry();
-      registry.register(contestLeaderboardProjection);
+      const registry = new ProjectionRegistry([contestLeaderboardProjection]);
       const { events } = await new ProjectionRunner(eventStore, readStore, registry).rebuild(contestLeaderboardProjection);
       expect(events).toBeGreaterThan(0);
       expect(await snapshot()).toEqual(live);

@@ -1,15 +1,13 @@
 /**
- * The projections this process knows. Feature modules register theirs while
- * the module graph initialises; the runner starts them all afterwards.
+ * The projections this process runs: the one list, src/projections/index.ts,
+ * handed over by the app module (infrastructure knows no feature).
  */
-import { Injectable } from '@nestjs/common';
 import type { ProjectionDefinition } from './projection';
 
-@Injectable()
 export class ProjectionRegistry {
   private readonly byName = new Map<string, ProjectionDefinition>();
 
-  register(...projections: ProjectionDefinition[]): void {
+  constructor(projections: readonly ProjectionDefinition[] = []) {
     for (const projection of projections) {
       if (this.byName.has(projection.name)) throw new Error(`Projection ${projection.name} registered twice`);
       this.byName.set(projection.name, projection);

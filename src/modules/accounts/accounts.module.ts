@@ -1,11 +1,6 @@
 /** Accounts: users, guests, sessions, roles and API keys, event-sourced. */
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { accountStatsProjection } from '../../projections/account-stats.projection';
-import { apiKeysProjection } from '../../projections/api-keys.projection';
-import { revokedTokensProjection } from '../../projections/revoked-tokens.projection';
-import { usersProjection } from '../../projections/users.projection';
 import { CommonModule } from '../common/common.module';
 import { AccountsQueries } from './accounts.queries';
 import { AdminController } from './admin.controller';
@@ -52,10 +47,4 @@ import { Sessions } from './commands/sessions';
   ],
   exports: [AuthenticatedGuard, OptionalAuthenticationGuard, ApiKeyAuthenticator, AccountsQueries],
 })
-export class AccountsModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(usersProjection, revokedTokensProjection, apiKeysProjection, accountStatsProjection);
-  }
-}
+export class AccountsModule {}

@@ -2,14 +2,12 @@
  * The agent pipeline: /chat (CREATE and REUSE recipes), /visual_agent,
  * /add_history, the guards before execution, and the LLM port.
  */
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
 import { createLanguageModel } from '../../infrastructure/llm/llm.factory';
 import { LLM } from '../../infrastructure/llm/llm.port';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { chatSpendProjection } from '../../projections/chat-spend.projection';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ComputeModule } from '../compute/compute.module';
@@ -45,10 +43,4 @@ import { ChatRateLimiter } from './guards/rate-limit';
   ],
   exports: [LLM, ChatPipeline],
 })
-export class ChatModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(chatSpendProjection);
-  }
-}
+export class ChatModule {}

@@ -2,15 +2,9 @@
  * Compute: node compute settings and the peer node record (event-sourced per
  * node, gossiped to peers), the provider dashboard, and the revenue dashboard.
  */
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { computeEscrowsProjection } from '../../projections/compute-escrows.projection';
-import { computeProviderProjection } from '../../projections/compute-provider.projection';
-import { computeSettingsProjection } from '../../projections/compute-settings.projection';
-import { revenueProjection } from '../../projections/revenue.projection';
-import { tradingProjection } from '../../projections/trading.projection';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import {
@@ -25,14 +19,6 @@ import { ComputeQueries } from './compute.queries';
 import { ComputeSettingsController } from './compute-settings.controller';
 import { PeerGossip } from './peer-gossip';
 import { RevenueController } from './revenue.controller';
-
-export const COMPUTE_PROJECTIONS = [
-  computeSettingsProjection,
-  computeProviderProjection,
-  revenueProjection,
-  tradingProjection,
-  computeEscrowsProjection,
-];
 
 @Module({
   imports: [CommonModule, AccountsModule],
@@ -54,10 +40,4 @@ export const COMPUTE_PROJECTIONS = [
   ],
   exports: [ComputeQueries, COMPUTE_OVERRIDES],
 })
-export class ComputeModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(...COMPUTE_PROJECTIONS);
-  }
-}
+export class ComputeModule {}

@@ -1,9 +1,7 @@
 /** Hive contest: entries, scoring events, spark wallets, leaderboards. */
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { contestLeaderboardProjection } from '../../projections/contest-leaderboard.projection';
 import { ContestScoringSaga } from '../../sagas/contest-scoring.saga';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
@@ -24,10 +22,4 @@ import { ContestQueries } from './contest.queries';
   ],
   exports: [ContestQueries, CONTEST_CONFIG],
 })
-export class ContestModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(contestLeaderboardProjection);
-  }
-}
+export class ContestModule {}

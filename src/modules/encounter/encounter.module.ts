@@ -10,9 +10,6 @@ import { PRIVATE_ENCOUNTER_CATEGORIES } from '../../aggregates/encounter/encount
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { ENCOUNTER_CONFIG, type EncounterConfig } from '../../config/encounter.config';
 import { IntegrationEventRelay } from '../../infrastructure/bus/integration-event-relay';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { encounterMatchesProjection } from '../../projections/encounter-matches.projection';
-import { encounterProfilesProjection } from '../../projections/encounter-profiles.projection';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ConsentController } from './consent.controller';
@@ -48,12 +45,10 @@ import { IcebreakerDrafting } from './icebreaker-drafting';
 })
 export class EncounterModule implements OnModuleInit {
   constructor(
-    private readonly projections: ProjectionRegistry,
     private readonly relay: IntegrationEventRelay,
   ) {}
 
   onModuleInit(): void {
-    this.projections.register(encounterProfilesProjection, encounterMatchesProjection);
     this.relay.keepPrivate(...PRIVATE_ENCOUNTER_CATEGORIES);
   }
 }

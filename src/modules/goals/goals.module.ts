@@ -4,9 +4,7 @@
  * The hive (worker, task relay, results listener) comes with HiveModule,
  * which also brings the LLM port the planner uses.
  */
-import { Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { goalsProjection } from '../../projections/goals.projection';
+import { Module } from '@nestjs/common';
 import { GoalDispatchSaga } from '../../sagas/goal-dispatch.saga';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
@@ -21,10 +19,4 @@ import { GoalsQueries } from './goals.queries';
   controllers: [GoalsController],
   providers: [GoalsQueries, ...GOAL_COMMAND_HANDLERS, GoalDispatchSaga, GoalTimeouts],
 })
-export class GoalsModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(goalsProjection);
-  }
-}
+export class GoalsModule {}

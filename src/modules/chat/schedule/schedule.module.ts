@@ -3,10 +3,8 @@
  * records schedules; the scheduler runs due ones through ChatModule's
  * ChatPipeline where the background work runs. docs/chat-scheduler.md.
  */
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
-import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
-import { scheduledPromptsProjection } from '../../../projections/scheduled-prompts.projection';
 import { CommonModule } from '../../common/common.module';
 import { ChatModule } from '../chat.module';
 import { SchedulePromptHandler } from './schedule.commands';
@@ -26,10 +24,4 @@ import { TimeAgentController } from './time-agent.controller';
   ],
   exports: [ScheduleQueries, PromptScheduler],
 })
-export class ScheduleModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(scheduledPromptsProjection);
-  }
-}
+export class ScheduleModule {}

@@ -88,8 +88,7 @@ describe('PromptScheduler', () => {
   beforeEach(async () => {
     events = new SqliteEventStore({ file: ':memory:', pollIntervalMs: 5 });
     reads = new EmbeddedReadStore({ file: null });
-    registry = new ProjectionRegistry();
-    registry.register(scheduledPromptsProjection);
+    registry = new ProjectionRegistry([scheduledPromptsProjection]);
     runner = new ProjectionRunner(events, reads, registry);
     await runner.start();
     clock = new MutableClock(T0);

@@ -5,9 +5,7 @@
  * and the inbox read model that makes streams resumable (kept for
  * SVC_ENCOUNTER_INBOX_RETENTION_DAYS).
  */
-import { Module, type OnModuleInit } from '@nestjs/common';
-import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
-import { encounterInboxProjection } from '../../../projections/encounter-inbox.projection';
+import { Module } from '@nestjs/common';
 import { AccountsModule } from '../../accounts/accounts.module';
 import { EncounterNotifier } from './encounter-notifier';
 import { EncounterStreamController } from './encounter-stream.controller';
@@ -20,10 +18,4 @@ import { InboxRetention } from './inbox-retention';
   providers: [EncounterNotifier, EncounterStreamService, InboxRetention],
   exports: [EncounterStreamService],
 })
-export class EncounterStreamModule implements OnModuleInit {
-  constructor(private readonly projections: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.projections.register(encounterInboxProjection);
-  }
-}
+export class EncounterStreamModule {}
