@@ -8,7 +8,7 @@
  *
  * 1. The service's way, on a sample of that log (BENCH_CONTEST_SAMPLE_USERS):
  *    appended to a temp SqliteEventStore with group commit, then
- *    ProjectionRunner.rebuild(contestLeaderboardProjection) into a file-backed
+ *    ProjectionEngine.rebuild(contestLeaderboardProjection) into a file-backed
  *    EmbeddedReadStore; its events/s is reported. At that rate (a few thousand
  *    events/s: every event costs mingo document updates) a rebuild of the
  *    100,000-user log would take well over a minute, and applying the events
@@ -36,7 +36,7 @@ import type { AppendResult, EventMetadata, NewEvent, RecordedEvent } from '../sr
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { BatchedProjectionWriter } from '../src/infrastructure/projections/batched-writer';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
 import type { Doc, ReadStore } from '../src/infrastructure/read-store/read-store.port';
 import { ContestQueries, type LeaderboardEntry, levelOf } from '../src/modules/contest/contest.queries';
@@ -56,7 +56,7 @@ export interface ContestReadsOptions {
   users: number;
   /** SparkAwarded events in all (at least `users`) */
   awards: number;
-  /** users of the sample log rebuilt with ProjectionRunner.rebuild (same awards per user) */
+  /** users of the sample log rebuilt with ProjectionEngine.rebuild (same awards per user) */
   sampleUsers: number;
   /** appends issued per group-commit batch while writing the sample log */
   writeBatch: number;
@@ -420,17 +420,17 @@ export async function runContestReads(options: ContestReadsOptions): Promise<Con
   const eventStore = new SqliteEventStore({ file: join(dir, 'events.db') });
   const stores: EmbeddedReadStore[] = [];
   try {
-    // 1. the service's way, on a sample log: SqliteEventStore + ProjectionRunner.rebuild into a file-backed store
+    // 1. the service's way, on a sample log: SqliteEventStore + ProjectionEngine.rebuild into a file-backed store
     const genStart = now();
     const written = await appendAll(eventStore, contestEvents(sampleUsers, sampleAwards, 20250601), options.writeBatch, 'write sample log');
     const generateSeconds = secondsSince(genStart);
     const head = await eventStore.headPosition();
     const rebuiltStore = new EmbeddedReadStore({ file: join(dir, 'read-models.db') });
     stores.push(rebuiltStore);
-    const runner = new ProjectionRunner(eventStore, rebuiltStore, { all: () => [contestLeaderboardProjection] });
+    const runner = new ProjectionEngine(eventStore, rebuiltStore, { all: () => [contestLeaderboardProjection] });
     const bar = progress('rebuild contestLeaderboard', head, 'positions');
     const rebuildStart = now();
-    const rebuilt = await runner.rebuild(contestLeaderboardProjection, (position) => bar.update(position), options.pageSize);
+    const rebuilt = await runner.rebuild([contestLeaderboardProjection], (position) => bar.update(position), options.pageSize);
     const rebuildSeconds = secondsSince(rebuildStart);
     bar.stop();
     const rebuildRate = rebuilt.events / rebuildSeconds;
@@ -439,7 +439,7 @@ export async function runContestReads(options: ContestReadsOptions): Promise<Con
         `(${int(eventStore.stats.commits)} group commits of ≤${int(options.writeBatch)} appends)`,
     );
     log(
-      `    ProjectionRunner.rebuild(contestLeaderboard) of the sample into a file-backed EmbeddedReadStore: ` +
+      `    ProjectionEngine.rebuild(contestLeaderboard) of the sample into a file-backed EmbeddedReadStore: ` +
         `${int(rebuilt.events)} events in ${fixed(rebuildSeconds, 2)} s = ${int(rebuildRate)} events/s`,
     );
 

@@ -42,7 +42,7 @@ import {
 } from '../src/infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../src/infrastructure/eventsourcing/upcasters';
 import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { contestLeaderboardProjection } from '../src/projections/contest-leaderboard.projection';
 import { fixed, int, log, makeTempDir, now, progress, ratio, removeTempDir, secondsSince, sleep, timedProgress } from './util';
 
@@ -214,7 +214,7 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
     await waitUntil(() => running.get(PlatformLifecycle).isReady(), 15_000, 'app ready');
     const store = running.get<symbol, EventStore>(EVENT_STORE);
     const upcasters = running.get(UpcasterRegistry);
-    const projections = running.get(ProjectionRunner);
+    const projections = running.get(ProjectionEngine);
     let failedCommands = 0;
     const failures = running.get(UnhandledExceptionBus).subscribe(() => failedCommands++);
     log(`    app ready at ${url} in ${fixed(secondsSince(startedAt), 2)} s (DATA_DIR ${dataDir})`);

@@ -2,7 +2,7 @@
  * Section 4: projection throughput into MongoDB vs the embedded store.
  *
  * One account log (section 2's generator) in a temp SqliteEventStore is
- * rebuilt with ProjectionRunner.rebuild(usersProjection), the way
+ * rebuilt with ProjectionEngine.rebuild(usersProjection), the way
  * `npm run projections:rebuild` does it, into
  *   (1) a fresh file-backed EmbeddedReadStore (the yardstick), and
  *   (2) a MongoReadStore on mongo-java-server (test/support/services), through
@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
 import { MongoReadStore } from '../src/infrastructure/read-store/mongodb/mongo-read-store';
 import type { Doc, ReadStore } from '../src/infrastructure/read-store/read-store.port';
@@ -67,10 +67,10 @@ async function rebuildInto(
   head: number,
   pageSize: number,
 ): Promise<RebuildRun & { events: number }> {
-  const runner = new ProjectionRunner(eventStore, readStore, { all: () => ALL_PROJECTIONS });
+  const runner = new ProjectionEngine(eventStore, readStore, { all: () => ALL_PROJECTIONS });
   const bar = progress(`rebuild users → ${label}`, head, 'positions');
   const start = now();
-  const rebuilt = await runner.rebuild(usersProjection, (position) => bar.update(position), pageSize);
+  const rebuilt = await runner.rebuild([usersProjection], (position) => bar.update(position), pageSize);
   const seconds = secondsSince(start);
   bar.stop();
   const documents = await readStore.collection(USERS).countDocuments({});

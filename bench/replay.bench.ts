@@ -3,7 +3,7 @@
  *
  * Generates a realistic account log (registrations with their username/e-mail
  * claims, guests, logins, failed logins, token revocations, role changes) into
- * a temp SqliteEventStore, then times ProjectionRunner.rebuild of the `users`
+ * a temp SqliteEventStore, then times ProjectionEngine.rebuild of the `users`
  * projection into a fresh file-backed EmbeddedReadStore, against reading the
  * same log with readAll pages only (no projection work).
  */
@@ -14,7 +14,7 @@ import { type Role, type UserEvent, userStreamId } from '../src/aggregates/accou
 import type { AppendResult, EventMetadata, NewEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
 import { ALL_PROJECTIONS } from '../src/projections';
 import { USERS, usersProjection } from '../src/projections/users.projection';
@@ -222,17 +222,17 @@ export async function runReplayBench(options: ReplayBenchOptions): Promise<Repla
 
     // the rebuild: reset the read model, replay the whole log, flush the read store
     const readStore = new EmbeddedReadStore({ file: join(dir, 'read-models.db') });
-    const runner = new ProjectionRunner(eventStore, readStore, { all: () => ALL_PROJECTIONS });
+    const runner = new ProjectionEngine(eventStore, readStore, { all: () => ALL_PROJECTIONS });
     const bar = progress('rebuild users', head, 'positions');
     const rebuildStart = now();
-    const rebuilt = await runner.rebuild(usersProjection, (position) => bar.update(position), options.pageSize);
+    const rebuilt = await runner.rebuild([usersProjection], (position) => bar.update(position), options.pageSize);
     const rebuildSeconds = secondsSince(rebuildStart);
     bar.stop();
     const documents = await readStore.collection(USERS).countDocuments({});
     await readStore.close();
     const rebuildRate = rebuilt.events / rebuildSeconds;
     log(
-      `  ProjectionRunner.rebuild(users): ${int(rebuilt.events)} events in ${fixed(rebuildSeconds, 2)} s = ` +
+      `  ProjectionEngine.rebuild(users): ${int(rebuilt.events)} events in ${fixed(rebuildSeconds, 2)} s = ` +
         `${int(rebuildRate)} events/s (${int(documents)} user documents)`,
     );
     if (documents !== usersCount) log(`  ! expected ${int(usersCount)} user documents, found ${int(documents)}`);

@@ -415,7 +415,7 @@ async function main(): Promise<void> {
           `(BENCH_CONTEST_READS / BENCH_CONTEST_READ_SECONDS); sort+limit walks the ordered indexes.`,
       );
       log(
-        `  contest read model: ${int(reads.users)} users built by a JS fold checked document by document against ProjectionRunner.rebuild ` +
+        `  contest read model: ${int(reads.users)} users built by a JS fold checked document by document against ProjectionEngine.rebuild ` +
           `of a ${int(reads.sampleEvents)}-event sample (${reads.rebuild.identical ? 'identical' : '! different'}); ` +
           `a full rebuild at ${int(reads.rebuild.eventsPerSecond)} ev/s would take ~${int((reads.users + Math.max(settings.contest.reads.awards, reads.users)) / reads.rebuild.eventsPerSecond)} s.`,
       );

@@ -10,7 +10,7 @@ import { loadConfigOrExit } from '../config/config';
 import { UpcasterRegistry } from '../infrastructure/eventsourcing/upcasters';
 import { createEventStore, createReadStore } from '../infrastructure/ports.factory';
 import { ProjectionRegistry } from '../infrastructure/projections/projection-registry';
-import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../infrastructure/projections/projection-engine';
 import { ALL_PROJECTIONS } from '../projections';
 
 async function main(names: string[]): Promise<void> {
@@ -19,24 +19,24 @@ async function main(names: string[]): Promise<void> {
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
   const eventStore = await createEventStore(config, new UpcasterRegistry());
   const readStore = await createReadStore(config);
-  const runner = new ProjectionRunner(eventStore, readStore, registry);
+  const engine = new ProjectionEngine(eventStore, readStore, registry);
   try {
-    for (const projection of selected) {
-      const head = await eventStore.headPosition();
-      const bar = new SingleBar({ format: `${projection.name.padEnd(16)} [{bar}] {percentage}% | {value}/{total} positions | {rate} ev/s` }, Presets.shades_classic);
-      bar.start(Math.max(head, 1), 0, { rate: 0 });
-      const started = process.hrtime.bigint();
-      const { events } = await runner.rebuild(projection, (position, _head, count) => {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        bar.update(position, { rate: Math.round(count / Math.max(seconds, 1e-6)) });
-      });
-      bar.update(Math.max(head, 1));
-      bar.stop();
+    // every selected read model in one pass over the log
+    const head = await eventStore.headPosition();
+    const label = selected.length === 1 ? selected[0].name : `${selected.length} projections`;
+    const bar = new SingleBar({ format: `${label.padEnd(16)} [{bar}] {percentage}% | {value}/{total} positions | {rate} ev/s` }, Presets.shades_classic);
+    bar.start(Math.max(head, 1), 0, { rate: 0 });
+    const started = process.hrtime.bigint();
+    const { events } = await engine.rebuild(selected, (position, _head, count) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      process.stdout.write(
-        `${projection.name}: replayed ${events} events in ${seconds.toFixed(2)} s = ${Math.round(events / Math.max(seconds, 1e-6))} events/s\n`,
-      );
-    }
+      bar.update(position, { rate: Math.round(count / Math.max(seconds, 1e-6)) });
+    });
+    bar.update(Math.max(head, 1));
+    bar.stop();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    process.stdout.write(
+      `${selected.map((p) => p.name).join(', ')}: replayed ${events} events in ${seconds.toFixed(2)} s = ${Math.round(events / Math.max(seconds, 1e-6))} events/s\n`,
+    );
   } finally {
     await readStore.close();
     await eventStore.close();

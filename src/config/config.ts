@@ -62,6 +62,8 @@ export interface AppConfig {
   nodeTier: NodeTier;
   bodyLimitBytes: number;
   readYourWritesTimeoutMs: number;
+  /** aggregate states kept in memory by stream (0: fold every stream on every command) */
+  aggregateCacheSize: number;
   shutdownTimeoutMs: number;
   jwtSecret: string | null;
   jwtTtlSeconds: number;
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeTier,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
+    aggregateCacheSize: integer(env, 'AGGREGATE_CACHE_SIZE', 10000, 0, 10_000_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     jwtSecret: jwtSecret(env),
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 24 * 3600, 60, 90 * 24 * 3600),

@@ -15,7 +15,7 @@ import { UpcasterRegistry } from './eventsourcing/upcasters';
 import { PlatformLifecycle } from './platform-lifecycle';
 import type { ProjectionDefinition } from './projections/projection';
 import { ProjectionRegistry } from './projections/projection-registry';
-import { ProjectionRunner } from './projections/projection-runner';
+import { ProjectionEngine } from './projections/projection-engine';
 import { ReadYourWrites } from './projections/read-your-writes';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SagaEventForwarder } from './sagas/saga-event-forwarder';
@@ -42,10 +42,10 @@ export class InfrastructureModule {
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },
         { provide: ProjectionRegistry, useValue: new ProjectionRegistry(projections) },
         {
-          provide: ProjectionRunner,
+          provide: ProjectionEngine,
           inject: [EVENT_STORE, READ_STORE, ProjectionRegistry],
           useFactory: (es: EventStore, rs: ReadStore, registry: ProjectionRegistry) =>
-            new ProjectionRunner(es, rs, registry),
+            new ProjectionEngine(es, rs, registry),
         },
         {
           provide: SagaEventForwarder,
@@ -70,7 +70,7 @@ export class InfrastructureModule {
         READ_STORE,
         MESSAGE_BUS,
         ProjectionRegistry,
-        ProjectionRunner,
+        ProjectionEngine,
         ReadYourWrites,
         PlatformLifecycle,
         IntegrationEventRelay,

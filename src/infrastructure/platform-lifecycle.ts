@@ -13,7 +13,7 @@ import { PROCESS_ROLE, type ProcessRole } from './process-role';
 import { waitAtMost } from './wait-at-most';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
-import { ProjectionRunner } from './projections/projection-runner';
+import { ProjectionEngine } from './projections/projection-engine';
 import { SagaEventForwarder } from './sagas/saga-event-forwarder';
 
 const BUS_CLOSE_TIMEOUT_MS = 5000;
@@ -31,7 +31,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly projections: ProjectionRunner,
+    private readonly projections: ProjectionEngine,
     private readonly sagas: SagaEventForwarder,
     private readonly relay: IntegrationEventRelay,
   ) {}

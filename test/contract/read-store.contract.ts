@@ -12,6 +12,7 @@ import { describeQueryContract } from './read-store/queries.contract';
 import { describeUpdateContract } from './read-store/updates.contract';
 import { describeWriteContract } from './read-store/writes.contract';
 import { describeLifecycleContract } from './read-store/lifecycle.contract';
+import { describeCommitContract } from './read-store/commit.contract';
 
 export type { CreateReadStore, ReadStoreUnderTest } from './read-store/fixture';
 
@@ -55,5 +56,6 @@ export function describeReadStoreContract(adapterName: string, createStore: Crea
     describeUpdateContract(fixture);
     describeWriteContract(fixture);
     describeLifecycleContract(fixture);
+    describeCommitContract(fixture);
   });
 }

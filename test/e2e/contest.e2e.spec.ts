@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/config';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
 import { createEventStore, createReadStore } from '../../src/infrastructure/ports.factory';
 import { ProjectionRegistry } from '../../src/infrastructure/projections/projection-registry';
-import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../../src/infrastructure/projections/projection-engine';
 import {
   CONTEST_PROFILES,
   CONTEST_TRACK_SCORES,
@@ -307,7 +307,7 @@ describe('hive contest over HTTP', () => {
       expect(live.wallets.length).toBeGreaterThan(3);
       const eventStore = await createEventStore(config, new UpcasterRegistry());
       const registry = new ProjectionRegistry([contestLeaderboardProjection]);
-      const { events } = await new ProjectionRunner(eventStore, readStore, registry).rebuild(contestLeaderboardProjection);
+      const { events } = await new ProjectionEngine(eventStore, readStore, registry).rebuild([contestLeaderboardProjection]);
       expect(events).toBeGreaterThan(0);
       expect(await snapshot()).toEqual(live);
       await readStore.close();

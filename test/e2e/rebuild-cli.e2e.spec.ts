@@ -47,8 +47,8 @@ describe('projections:rebuild CLI', () => {
       ['-r', 'ts-node/register', join(root, 'src', 'cli', 'rebuild-projections.ts')],
       { cwd: root, env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATA_DIR: t.dataDir, ...adapterEnv(t.dataDir) } },
     );
-    expect(stdout).toMatch(/users: replayed \d+ events in [\d.]+ s = \d+ events\/s/);
-    expect(stdout).toMatch(/accountStats: replayed/);
+    // every read model in one pass over the log
+    expect(stdout).toMatch(/users, .*accountStats.*: replayed \d+ events in [\d.]+ s = \d+ events\/s/);
 
     expect(await snapshot(t.dataDir)).toEqual(live);
     rmSync(t.dataDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * embedded read store.
  */
 import type { RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
-import { BatchedProjectionWriter } from '../../src/infrastructure/projections/batched-writer';
+import { PageWriter } from '../../src/infrastructure/projections/page-writer';
 import type { ProjectionDefinition } from '../../src/infrastructure/projections/projection';
 import type { ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 
@@ -24,9 +24,10 @@ export function recorded(type: string, data: Record<string, unknown>, at = '2026
   };
 }
 
-/** Applies the events in order, then flushes, as the projection runner does. */
+/** Applies the events in order as one page, then commits it, as the projection engine does. */
 export async function applyAll(projection: ProjectionDefinition, store: ReadStore, ...events: RecordedEvent[]): Promise<void> {
-  const writer = new BatchedProjectionWriter(store);
-  for (const event of events) await projection.apply(event, writer);
-  await writer.flush();
+  const writer = new PageWriter(store);
+  writer.owner = projection.name;
+  for (const event of events) if (projection.eventTypes.includes(event.type)) await projection.apply(event, writer);
+  await writer.commit();
 }

@@ -2,15 +2,19 @@
  * Read-your-writes for REST clients (DESIGN.md §4): after a command appended
  * events up to position P, wait (bounded) until every projection that applies
  * one of those event types has reached P. When the projections run in this
- * process the runner answers from memory; when a worker process runs them
- * (PROJECTIONS=off), their checkpoints in the shared read store are polled.
+ * process the engine answers from memory, as soon as the page holding P is
+ * committed; when a worker process runs them (PROJECTIONS=off), their
+ * checkpoints in the shared read store are polled, all in one read.
+ *
+ * Past the bound the command still answers success from its own outcome (the
+ * write is durable); only a read that follows may not show it yet.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { PROCESS_ROLE, type ProcessRole } from '../process-role';
 import { READ_STORE, type ReadStore } from '../read-store/read-store.port';
 import { ProjectionRegistry } from './projection-registry';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionEngine } from './projection-engine';
 
 const POLL_INTERVAL_MS = 10;
 
@@ -23,7 +27,7 @@ export class ReadYourWrites {
     @Inject(PROCESS_ROLE) private readonly role: ProcessRole,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     private readonly registry: ProjectionRegistry,
-    private readonly runner: ProjectionRunner,
+    private readonly engine: ProjectionEngine,
   ) {}
 
   /** Resolves true when caught up, false when the configured bound passed first. */
@@ -33,7 +37,7 @@ export class ReadYourWrites {
     const timeoutMs = this.config.readYourWritesTimeoutMs;
     const inProcess = this.role === 'worker' || this.config.projections === 'inline';
     const reached = inProcess
-      ? await this.runner.waitFor(names, position, timeoutMs)
+      ? await this.engine.waitFor(names, position, timeoutMs)
       : await this.pollCheckpoints(names, position, timeoutMs);
     if (!reached) this.logger.warn(`projections ${names.join(', ')} did not reach ${position} within ${timeoutMs} ms`);
     return reached;
@@ -42,8 +46,8 @@ export class ReadYourWrites {
   private async pollCheckpoints(names: string[], position: number, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const checkpoints = await Promise.all(names.map((name) => this.readStore.getCheckpoint(name)));
-      if (checkpoints.every((c) => (c ?? 0) >= position)) return true;
+      const checkpoints = await this.readStore.getCheckpoints(names);
+      if (names.every((name) => (checkpoints.get(name) ?? 0) >= position)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
     }

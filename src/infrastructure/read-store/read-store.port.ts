@@ -86,13 +86,36 @@ export interface Collection<T extends Doc = Doc> {
   createIndex(spec: IndexSpec): Promise<void>;
 }
 
+/** One write a projection queued while applying a page of events. */
+export interface QueuedWrite {
+  collection: string;
+  operation: BulkOperation;
+  /**
+   * An upsert that clashes on `_id` means "this event was already applied"
+   * (the position guard of applyOnce filtered the document out): not an error.
+   */
+  duplicateIdMeansApplied?: boolean;
+}
+
 export interface ReadStore {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
+  /**
+   * Applies one page of projection writes, then stores the checkpoints: the
+   * projection engine's single round per page. Each document sees its writes
+   * in queue order; a write that does not name one `_id` (updateMany,
+   * deleteMany, a filter on other fields) sees every write queued before it
+   * and none after. On failure it throws the first real error and stores no
+   * checkpoint; some writes may have been applied, so the caller retries the
+   * page (projection writes are idempotent).
+   */
+  commit(writes: readonly QueuedWrite[], checkpoints: ReadonlyMap<string, number>): Promise<void>;
   /** Removes the collection's documents and indexes. */
   dropCollection(name: string): Promise<void>;
   /** Checkpoints live with the read models they describe. null = never set. */
   getCheckpoint(name: string): Promise<number | null>;
   setCheckpoint(name: string, position: number): Promise<void>;
+  /** Several checkpoints in one read (missing names are absent from the map). */
+  getCheckpoints(names: readonly string[]): Promise<Map<string, number>>;
   deleteCheckpoint(name: string): Promise<void>;
   /** Makes every write so far durable in the adapter's backing storage. */
   flush(): Promise<void>;

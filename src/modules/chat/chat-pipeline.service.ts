@@ -42,7 +42,7 @@ import { ChatQueries } from './chat.queries';
 import { checkBudget, estimateCost } from './guards/budget';
 import { checkGuardrail } from './guards/guardrail';
 import { redactSecrets } from './guards/secret-redaction';
-import { KeyedMutex } from './keyed-mutex';
+import { KeyedMutex } from '../common/keyed-mutex';
 
 const SYSTEM_PROMPT = 'You are a helpful assistant of an agent platform. Answer plainly and concisely.';
 

@@ -7,7 +7,7 @@ import { SqliteEventStore } from '../../infrastructure/event-store/sqlite/sqlite
 import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
 import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { ProjectionRegistry } from '../../infrastructure/projections/projection-registry';
-import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../../infrastructure/projections/projection-engine';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
 import { CommandExecutor } from './command-executor';
 
@@ -37,14 +37,19 @@ describe('CommandExecutor', () => {
   upcasters.register('Incremented', 1, (d) => d);
   const context = { actor: 'user-1', correlationId: 'corr-1', causationId: 'cause-1' };
 
-  beforeEach(() => {
-    store = new SqliteEventStore({ file: ':memory:' });
-    const config = loadConfig({ NODE_ID: 'node-test' });
+  /** An executor as one node has it: several share one store to play several nodes. */
+  function node(nodeId = 'node-test'): CommandExecutor {
+    const config = loadConfig({ NODE_ID: nodeId });
     const registry = new ProjectionRegistry();
     const reads = new EmbeddedReadStore({ file: null });
-    const runner = new ProjectionRunner(store, reads, registry);
-    const readYourWrites = new ReadYourWrites(config, 'api', reads, registry, runner);
-    executor = new CommandExecutor(store, config, new FixedClock(), upcasters, readYourWrites);
+    const engine = new ProjectionEngine(store, reads, registry);
+    const readYourWrites = new ReadYourWrites(config, 'api', reads, registry, engine);
+    return new CommandExecutor(store, config, new FixedClock(), upcasters, readYourWrites);
+  }
+
+  beforeEach(() => {
+    store = new SqliteEventStore({ file: ':memory:' });
+    executor = node();
   });
   afterEach(() => store.close());
 
@@ -75,31 +80,67 @@ describe('CommandExecutor', () => {
     expect(await store.readStream('counter-1')).toEqual([]);
   });
 
-  it('given 20 concurrent commands on one stream, when they conflict, then retries serialise them and none is lost', async () => {
-    await Promise.all(
-      Array.from({ length: 20 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 50 })),
-    );
+  it('given 20 concurrent commands on one stream, when executed, then they run one after another and none is lost', async () => {
+    const appends = jest.spyOn(store, 'append');
+    await Promise.all(Array.from({ length: 20 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 0 })));
     const { state, revision } = await executor.load(counter, 'counter-1');
     expect(state).toBe(20);
     expect(revision).toBe(19);
+    expect(appends).toHaveBeenCalledTimes(20); // no conflict, no retry
   });
 
-  it('given an invariant, when concurrent commands race past it, then it still holds after retries', async () => {
+  it('given an invariant, when concurrent commands race past it, then it still holds', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () =>
-        executor.execute(counter, 'counter-1', { kind: 'increment', by: 1, max: 3 }, context, { maxRetries: 50 }),
-      ),
+      Array.from({ length: 10 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1, max: 3 }, context)),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     expect((await executor.load(counter, 'counter-1')).state).toBe(3);
   });
 
-  it('given retries exhausted, when conflicts persist, then the conflict error surfaces', async () => {
+  it('given two nodes writing one stream at once, when they conflict, then retries serialise them and none is lost', async () => {
+    const other = node('node-other');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? executor : other).execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 50 })),
+    );
+    expect((await executor.load(counter, 'counter-1')).state).toBe(20);
+    expect((await other.load(counter, 'counter-1')).state).toBe(20);
+  });
+
+  it('given two nodes and no retries, when they conflict, then the conflict error surfaces', async () => {
+    const other = node('node-other');
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 0 })),
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? executor : other).execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { maxRetries: 0 })),
     );
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0].reason).toBeInstanceOf(WrongExpectedRevisionError);
+  });
+
+  it('given a stream this node already folded, when another command runs, then only the events since are read', async () => {
+    for (let i = 0; i < 50; i++) await executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context);
+    const reads = jest.spyOn(store, 'readStream');
+    const outcome = await executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context);
+    expect(outcome.state).toBe(51);
+    expect(reads).toHaveBeenCalledWith('counter-1', { fromRevision: 50 });
+    expect(executor.cacheStats.hits).toBeGreaterThan(0);
+  });
+
+  it('given another node appended to a stream this node cached, when a command runs here, then it decides on those events too', async () => {
+    const other = node('node-other');
+    await executor.execute(counter, 'counter-1', { kind: 'increment', by: 1, max: 3 }, context);
+    await other.execute(counter, 'counter-1', { kind: 'increment', by: 2 }, context);
+    await expect(executor.execute(counter, 'counter-1', { kind: 'increment', by: 1, max: 3 }, context)).rejects.toThrow('limit reached');
+    expect((await executor.load(counter, 'counter-1')).state).toBe(3);
+  });
+
+  it('given the cache is off, when commands run, then every command folds the whole stream', async () => {
+    const config = loadConfig({ NODE_ID: 'node-test', AGGREGATE_CACHE_SIZE: '0' });
+    const registry = new ProjectionRegistry();
+    const reads = new EmbeddedReadStore({ file: null });
+    const uncached = new CommandExecutor(store, config, new FixedClock(), upcasters, new ReadYourWrites(config, 'api', reads, registry, new ProjectionEngine(store, reads, registry)));
+    await uncached.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context);
+    const readStream = jest.spyOn(store, 'readStream');
+    await uncached.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context);
+    expect(readStream).toHaveBeenCalledWith('counter-1', undefined);
   });
 });

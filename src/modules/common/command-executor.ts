@@ -3,6 +3,17 @@
  * with `evolve`, call the pure `decide`, append with the revision that was
  * read (optimistic concurrency), retry on a conflict by re-reading, then wait
  * until the projections fed by the new events caught up (read-your-writes).
+ *
+ * - Commands on one stream run one after another in this process (a queue per
+ *   stream), so concurrent requests for one aggregate do not race into
+ *   revision conflicts here; across processes the revision check still
+ *   decides, and a conflict is retried.
+ * - Recent states are cached by stream (AggregateCache): a command folds only
+ *   the events appended since, so its cost does not grow with the stream's
+ *   history.
+ * - The read-your-writes wait is bounded; when it runs out the command still
+ *   answers with its own outcome (the write happened), and only the read
+ *   models may lag (docs/architecture.md, "Read-your-writes").
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -18,6 +29,8 @@ import {
 } from '../../infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
+import { AggregateCache } from './aggregate-cache';
+import { KeyedMutex } from './keyed-mutex';
 
 /** Who issued the command and why: becomes the events' metadata. */
 export interface CommandContext {
@@ -44,13 +57,18 @@ export interface ExecuteOptions {
 
 @Injectable()
 export class CommandExecutor {
+  private readonly cache: AggregateCache;
+  private readonly queues = new KeyedMutex();
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly upcasters: UpcasterRegistry,
     private readonly readYourWrites: ReadYourWrites,
-  ) {}
+  ) {
+    this.cache = new AggregateCache(config.aggregateCacheSize);
+  }
 
   async execute<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
@@ -59,7 +77,37 @@ export class CommandExecutor {
     context: CommandContext,
     options: ExecuteOptions = {},
   ): Promise<CommandOutcome<S, E>> {
-    const maxRetries = options.maxRetries ?? 5;
+    const outcome = await this.queues.run(streamId, () => this.decideAndAppend(decider, streamId, command, context, options.maxRetries ?? 5));
+    if (outcome.position > 0 && options.readYourWrites !== false) {
+      await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
+    }
+    return outcome;
+  }
+
+  /** The state of a stream as `decide` would see it now. */
+  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; revision: number }> {
+    const cached = this.cache.get(streamId, decider);
+    const from = cached ? cached.revision + 1 : 0;
+    const recorded = await this.store.readStream(streamId, from > 0 ? { fromRevision: from } : undefined);
+    let state = cached ? (cached.state as S) : decider.initialState;
+    for (const event of recorded) state = decider.evolve(state, { type: event.type, data: event.data } as E);
+    const revision = recorded.length > 0 ? recorded[recorded.length - 1].revision : (cached?.revision ?? -1);
+    if (recorded.length > 0) this.cache.set(streamId, { owner: decider, state, revision });
+    return { state, revision };
+  }
+
+  /** Cache hits and misses (diagnostics and the bench). */
+  get cacheStats(): { size: number; hits: number; misses: number } {
+    return this.cache.stats;
+  }
+
+  private async decideAndAppend<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    streamId: string,
+    command: C,
+    context: CommandContext,
+    maxRetries: number,
+  ): Promise<CommandOutcome<S, E>> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.load(decider, streamId);
       const now = this.clock.now();
@@ -71,30 +119,13 @@ export class CommandExecutor {
           events.map((e) => this.toNewEvent(e, context, now)),
           revision < 0 ? 'no_stream' : revision,
         );
-        if (options.readYourWrites !== false) {
-          await this.readYourWrites.waitFor(result.position, events.map((e) => e.type));
-        }
-        return {
-          events,
-          state: events.reduce(decider.evolve, state),
-          revision: result.nextExpectedRevision,
-          position: result.position,
-        };
+        const next = events.reduce(decider.evolve, state);
+        this.cache.set(streamId, { owner: decider, state: next, revision: result.nextExpectedRevision });
+        return { events, state: next, revision: result.nextExpectedRevision, position: result.position };
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxRetries) throw error;
       }
     }
-  }
-
-  /** Folds the stream into the decider's state. */
-  async load<S, C, E extends DomainEvent>(
-    decider: Decider<S, C, E>,
-    streamId: string,
-  ): Promise<{ state: S; revision: number }> {
-    const recorded = await this.store.readStream(streamId);
-    let state = decider.initialState;
-    for (const event of recorded) state = decider.evolve(state, { type: event.type, data: event.data } as E);
-    return { state, revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1].revision };
   }
 
   private toNewEvent(event: DomainEvent, context: CommandContext, now: Date): NewEvent {

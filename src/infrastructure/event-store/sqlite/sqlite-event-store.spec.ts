@@ -12,7 +12,7 @@ describe('SqliteEventStore', () => {
   let file: string;
   const stores: SqliteEventStore[] = [];
 
-  function open(options: { pollIntervalMs?: number; busyTimeoutMs?: number } = {}): SqliteEventStore {
+  function open(options: { pollIntervalMs?: number; busyTimeoutMs?: number; tailCapacity?: number } = {}): SqliteEventStore {
     const store = new SqliteEventStore({ file, ...options });
     stores.push(store);
     return store;
@@ -188,6 +188,71 @@ describe('SqliteEventStore', () => {
 
       await waitFor(() => pages.flat().length === 7);
       expect(pages).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    });
+  });
+
+  describe('the committed tail in memory', () => {
+    it('given a caught-up subscription, when this instance appends, then the events are handed over from memory, in order', async () => {
+      const store = open({ pollIntervalMs: 60_000 });
+      const received: RecordedEvent[] = [];
+      store.subscribeToAll({ fromPosition: 0 }, async (events) => {
+        received.push(...events);
+      });
+      await Promise.all([store.append('tail-1', [event({ n: 1 }), event({ n: 2 })], 'no_stream'), store.append('tail-2', [event({ n: 3 })], 'no_stream')]);
+
+      await waitFor(() => received.length === 3, 1000);
+      expect(received.map((e) => [e.streamId, e.revision, e.position, e.data.n])).toEqual([
+        ['tail-1', 0, 1, 1],
+        ['tail-1', 1, 2, 2],
+        ['tail-2', 0, 3, 3],
+      ]);
+      expect(store.stats.servedFromMemory).toBe(3);
+    });
+
+    it('given an append mutated by its caller afterwards, when delivered from memory, then the stored version is delivered', async () => {
+      const store = open({ pollIntervalMs: 60_000 });
+      const received: RecordedEvent[] = [];
+      store.subscribeToAll({ fromPosition: 0 }, async (events) => {
+        received.push(...events);
+      });
+      const appended = event({ n: 1 });
+      const appending = store.append('tail-1', [appended], 'no_stream');
+      appended.data.n = 99;
+      await appending;
+
+      await waitFor(() => received.length === 1, 1000);
+      expect(received[0].data).toEqual({ n: 1 });
+    });
+
+    it('given another instance wrote between two appends of this one, when subscribed, then the gap is read from the file and nothing is skipped', async () => {
+      const mine = open({ pollIntervalMs: 20 });
+      const other = open();
+      await mine.append('tail-mine', [event()], 'no_stream');
+      await other.append('tail-other', [event()], 'no_stream');
+      await mine.append('tail-mine', [event()], 0);
+      const received: RecordedEvent[] = [];
+      mine.subscribeToAll({ fromPosition: 0 }, async (events) => {
+        received.push(...events);
+      });
+
+      await waitFor(() => received.length === 3);
+      expect(received.map((e) => [e.streamId, e.position])).toEqual([
+        ['tail-mine', 1],
+        ['tail-other', 2],
+        ['tail-mine', 3],
+      ]);
+    });
+
+    it('given more events than the tail holds, when a subscription starts from the beginning, then the old ones come from the file', async () => {
+      const store = open({ tailCapacity: 4 });
+      for (let i = 0; i < 10; i++) await store.append(`tail-${i}`, [event({ i })], 'no_stream');
+      const received: RecordedEvent[] = [];
+      store.subscribeToAll({ fromPosition: 0 }, async (events) => {
+        received.push(...events);
+      });
+
+      await waitFor(() => received.length === 10);
+      expect(received.map((e) => e.data.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
   });
 

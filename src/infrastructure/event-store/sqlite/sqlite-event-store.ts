@@ -22,6 +22,8 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
   /** how long a write waits for another process's write lock before failing */
   busyTimeoutMs?: number;
+  /** how many of this process's latest committed events subscriptions can take from memory (default 10,000) */
+  tailCapacity?: number;
 }
 
 /** Raised when an event's metadata.eventId is already stored. */
@@ -39,6 +41,8 @@ export interface SqliteEventStoreStats {
   appends: number;
   /** events written */
   events: number;
+  /** events subscriptions took from memory (the tail) rather than from the file */
+  servedFromMemory: number;
 }
 
 interface EventRow {
@@ -67,7 +71,7 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+type Outcome = { ok: true; result: AppendResult; positions: number[]; firstRevision: number } | { ok: false; error: unknown };
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -98,10 +102,19 @@ export class SqliteEventStore implements EventStore {
   private readonly commitWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
   private closing: Promise<void> | null = null;
-  private readonly counters: SqliteEventStoreStats = { commits: 0, appends: 0, events: 0 };
+  private readonly counters: SqliteEventStoreStats = { commits: 0, appends: 0, events: 0, servedFromMemory: 0 };
+  /**
+   * The latest events this process committed, in position order: what a
+   * caught-up subscription asks for next, handed over without a query or a
+   * second parse. Events of other processes are never here; a gap in the
+   * positions sends the reader to the file.
+   */
+  private tail: RecordedEvent[] = [];
+  private readonly tailCapacity: number;
 
   constructor(options: SqliteEventStoreOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.tailCapacity = options.tailCapacity ?? 10_000;
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.db = new Database(options.file, { timeout: busyTimeoutMs });
     this.db.pragma('journal_mode = WAL');
@@ -170,7 +183,7 @@ export class SqliteEventStore implements EventStore {
     const run = async (): Promise<void> => {
       let after = options.fromPosition;
       while (!stopped) {
-        const page = this.stmt.readAllForwards.all(after, maxBatchSize).map(toRecorded);
+        const page = this.readAfter(after, maxBatchSize);
         if (page.length > 0) {
           await handler(page);
           after = page[page.length - 1].position;
@@ -246,6 +259,7 @@ export class SqliteEventStore implements EventStore {
     // Only now, after COMMIT returned (fsync done), are the appends acknowledged.
     this.counters.commits++;
     let written = 0;
+    this.remember(batch, outcomes, recordedAt);
     outcomes.forEach((outcome, i) => {
       if (outcome.ok) {
         written += batch[i].events.length;
@@ -263,9 +277,9 @@ export class SqliteEventStore implements EventStore {
   private applyInSavepoint(append: PendingAppend, recordedAt: string): Outcome {
     this.stmt.savepoint.run();
     try {
-      const result = this.applyAppend(append, recordedAt);
+      const { result, positions, firstRevision } = this.applyAppend(append, recordedAt);
       this.stmt.release.run();
-      return { ok: true, result };
+      return { ok: true, result, positions, firstRevision };
     } catch (error) {
       // If SQLite already aborted the whole transaction these throw, and the batch is rejected.
       this.stmt.rollbackTo.run();
@@ -275,13 +289,18 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Reads inside the open transaction see earlier appends of the same batch. */
-  private applyAppend({ streamId, events, expected }: PendingAppend, recordedAt: string): AppendResult {
+  private applyAppend(
+    { streamId, events, expected }: PendingAppend,
+    recordedAt: string,
+  ): { result: AppendResult; positions: number[]; firstRevision: number } {
     const current = this.stmt.streamRevision.get(streamId)?.revision ?? null;
     checkExpected(streamId, expected, current);
     let revision = current ?? -1;
-    if (events.length === 0) return { nextExpectedRevision: revision, position: this.head() };
+    const firstRevision = revision + 1;
+    if (events.length === 0) return { result: { nextExpectedRevision: revision, position: this.head() }, positions: [], firstRevision };
 
     let position = 0;
+    const positions: number[] = [];
     for (const event of events) {
       revision++;
       try {
@@ -295,12 +314,59 @@ export class SqliteEventStore implements EventStore {
           recordedAt,
         );
         position = Number(info.lastInsertRowid);
+        positions.push(position);
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(event.eventId);
         throw error;
       }
     }
-    return { nextExpectedRevision: revision, position };
+    return { result: { nextExpectedRevision: revision, position }, positions, firstRevision };
+  }
+
+  /** Adds the committed events of a flush to the tail, in position order. */
+  private remember(batch: PendingAppend[], outcomes: Outcome[], recordedAt: string): void {
+    const fresh: RecordedEvent[] = [];
+    outcomes.forEach((outcome, i) => {
+      if (!outcome.ok) return;
+      const { streamId, events } = batch[i];
+      events.forEach((event, k) => {
+        fresh.push({
+          streamId,
+          type: event.type,
+          revision: outcome.firstRevision + k,
+          position: outcome.positions[k],
+          data: JSON.parse(event.data) as JsonObject,
+          metadata: JSON.parse(event.metadata) as EventMetadata,
+          recordedAt,
+        });
+      });
+    });
+    if (fresh.length === 0) return;
+    fresh.sort((a, b) => a.position - b.position);
+    this.tail.push(...fresh);
+    if (this.tail.length > this.tailCapacity) this.tail = this.tail.slice(this.tail.length - Math.floor(this.tailCapacity / 2));
+  }
+
+  /** Up to `max` events after `after`: from the tail when it holds them without a gap, else from the file. */
+  private readAfter(after: number, max: number): RecordedEvent[] {
+    const tail = this.tail;
+    if (tail.length > 0 && after >= tail[0].position - 1 && after < tail[tail.length - 1].position) {
+      let low = 0;
+      let high = tail.length - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (tail[middle].position <= after) low = middle + 1;
+        else high = middle;
+      }
+      if (tail[low].position === after + 1) {
+        const page: RecordedEvent[] = [];
+        let expected = after + 1;
+        for (let i = low; i < tail.length && page.length < max && tail[i].position === expected; i++, expected++) page.push(tail[i]);
+        this.counters.servedFromMemory += page.length;
+        return page;
+      }
+    }
+    return this.stmt.readAllForwards.all(after, max).map(toRecorded);
   }
 
   private head(): number {

@@ -19,6 +19,7 @@ import {
   UpdateResult,
 } from '../read-store.port';
 import { runBulkWrite } from './embedded-bulk-write';
+import { compileFilter, fastUpdate, touches, UNDECIDED } from './fast-paths';
 import { EmbeddedIndex } from './embedded-index';
 import {
   assertReplacement,
@@ -186,7 +187,29 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     if (this.addIndex(spec)) this.observer.indexesChanged(this.name);
   }
 
-  // ---- used by the store (loading, persisting, dropping) ----
+  // ---- used by the store (loading, persisting, dropping, committing) ----
+
+  /** One projection write, synchronously (ReadStore.commit); throws what the single operation would. */
+  applyQueued(operation: BulkOperation): void {
+    if ('updateOne' in operation) {
+      const { filter, update, upsert } = operation.updateOne;
+      this.update(filter, update, upsert === true, false);
+    } else if ('replaceOne' in operation) {
+      const { filter, replacement, upsert } = operation.replaceOne;
+      this.replace(filter, replacement as T, upsert === true);
+    } else if ('insertOne' in operation) {
+      this.insert(toJsonForm(operation.insertOne.document));
+    } else if ('deleteOne' in operation) {
+      this.remove(this.matching(operation.deleteOne.filter, 1));
+    } else if ('updateMany' in operation) {
+      const { filter, update, upsert } = operation.updateMany;
+      this.update(filter, update, upsert === true, true);
+    } else if ('deleteMany' in operation) {
+      this.remove(this.matching(operation.deleteMany.filter));
+    } else {
+      throw new TypeError(`Unknown bulk operation: ${Object.keys(operation as object).join(', ')}`);
+    }
+  }
 
   /** Restores a persisted document without marking it dirty. */
   load(doc: Doc): void {
@@ -250,14 +273,26 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   /** The stored documents matching the filter, at most `limit`. */
   private matching(filter: Filter, limit?: number): Doc[] {
-    const query = new Query(filter, QUERY_OPTIONS);
+    const test = this.tester(filter);
     const found: Doc[] = [];
     for (const doc of this.candidates(filter)) {
-      if (!query.test(doc)) continue;
+      if (!test(doc)) continue;
       found.push(doc);
       if (limit !== undefined && found.length >= limit) break;
     }
     return found;
+  }
+
+  /** The filter as a test: the fast path where it decides, mingo (compiled once, when first needed) otherwise. */
+  private tester(filter: Filter): (doc: Doc) => boolean {
+    const fast = compileFilter(filter);
+    let query: Query | null = null;
+    const general = (doc: Doc): boolean => (query ??= new Query(filter, QUERY_OPTIONS)).test(doc);
+    if (!fast) return general;
+    return (doc) => {
+      const result = fast(doc);
+      return result === UNDECIDED ? general(doc) : result;
+    };
   }
 
   private insert(doc: Doc): void {
@@ -271,29 +306,51 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     const { modifier, setOnInsert } = splitUpdate(update);
     const targets = this.matching(filter, many ? undefined : 1);
     if (targets.length > 0) {
-      // The filter lets positional paths ("items.$.qty") find their element;
-      // without one, re-testing the already matched document is wasted work.
-      const condition = usesPositionalPath(modifier) ? filter : {};
       let modifiedCount = 0;
       // One document at a time, like MongoDB: a failure leaves earlier ones updated.
       for (const current of targets) {
-        const next = copyDocument(current);
-        const changed = applyModifier(next, modifier, [], condition, { queryOptions: QUERY_OPTIONS });
-        if (changed.length === 0) continue;
-        this.replaceStored(current, toJsonForm(next));
-        modifiedCount++;
+        if (this.modify(current, filter, modifier)) modifiedCount++;
       }
       return { matchedCount: targets.length, modifiedCount, upsertedCount: 0, upsertedId: null };
     }
     if (!upsert) return NOTHING_UPDATED;
-
-    const seed = upsertSeed(filter);
-    applyModifier(seed, modifier, [], {}, { queryOptions: QUERY_OPTIONS });
-    if (setOnInsert) applyModifier(seed, { $set: setOnInsert }, [], {}, { queryOptions: QUERY_OPTIONS });
-    if (seed._id === undefined) seed._id = generateId();
-    const doc = toJsonForm(seed) as Doc;
+    const doc = this.upserted(filter, modifier, setOnInsert);
     this.insert(doc);
     return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1, upsertedId: doc._id };
+  }
+
+  /** Applies the modifier to one stored document; false when nothing changed. */
+  private modify(current: Doc, filter: Filter, modifier: Update): boolean {
+    const fast = fastUpdate(current, modifier);
+    if (fast) {
+      if (fast.changed) this.replaceStored(current, fast.doc, fast.paths);
+      return fast.changed;
+    }
+    // The filter lets positional paths ("items.$.qty") find their element;
+    // without one, re-testing the already matched document is wasted work.
+    const condition = usesPositionalPath(modifier) ? filter : {};
+    const next = copyDocument(current);
+    const changed = applyModifier(next, modifier, [], condition, { queryOptions: QUERY_OPTIONS });
+    if (changed.length === 0) return false;
+    this.replaceStored(current, toJsonForm(next));
+    return true;
+  }
+
+  /** The document an upsert inserts: the filter's equality fields, the modifier, then $setOnInsert. */
+  private upserted(filter: Filter, modifier: Update, setOnInsert: Record<string, unknown> | null): Doc {
+    const seed = upsertSeed(filter);
+    const fast = fastUpdate(seed as Doc, modifier);
+    const withInsertFields = fast && (setOnInsert ? fastUpdate(fast.doc, { $set: setOnInsert }) : fast);
+    let doc: Record<string, unknown>;
+    if (withInsertFields) {
+      doc = withInsertFields.doc;
+    } else {
+      applyModifier(seed, modifier, [], {}, { queryOptions: QUERY_OPTIONS });
+      if (setOnInsert) applyModifier(seed, { $set: setOnInsert }, [], {}, { queryOptions: QUERY_OPTIONS });
+      doc = toJsonForm(seed);
+    }
+    if (doc._id === undefined) doc._id = generateId();
+    return doc as Doc;
   }
 
   private replace(filter: Filter, replacement: Doc, upsert: boolean): UpdateResult {
@@ -326,12 +383,19 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return { deletedCount: targets.length };
   }
 
-  private replaceStored(current: Doc, next: Doc): void {
+  /** `paths`: the dot paths that changed, when known, so untouched indexes are left alone. */
+  private replaceStored(current: Doc, next: Doc, paths?: readonly string[]): void {
     if (next._id !== current._id) {
       throw new Error(`Performing an update on the path '_id' would modify the immutable field '_id'`);
     }
-    this.assertNoClash(next, current._id);
-    this.put(next, current);
+    const indexes = paths ? [...this.indexes.values()].filter((index) => index.fields.some((field) => paths.some((path) => touches(path, field)))) : [...this.indexes.values()];
+    for (const index of indexes) {
+      const clash = index.findClash(next, current._id);
+      if (clash) throw new DuplicateKeyError(this.name, clash);
+    }
+    for (const index of indexes) index.replace(current, next);
+    this.docs.set(next._id, next);
+    this.observer.documentChanged(this.name, next._id);
   }
 
   private assertNoClash(doc: Doc, selfId: string | null): void {

@@ -1,4 +1,4 @@
-import { Collection, Doc, ReadStore } from '../read-store.port';
+import { Collection, Doc, DuplicateKeyError, QueuedWrite, ReadStore } from '../read-store.port';
 import { CollectionObserver, EmbeddedCollection } from './embedded-collection';
 import { ReadStoreChanges, SqliteReadStoreFile } from './sqlite-read-store-file';
 
@@ -83,6 +83,40 @@ export class EmbeddedReadStore implements ReadStore {
   async getCheckpoint(name: string): Promise<number | null> {
     this.assertOpen();
     return this.checkpoints.get(name) ?? null;
+  }
+
+  async getCheckpoints(names: readonly string[]): Promise<Map<string, number>> {
+    this.assertOpen();
+    const found = new Map<string, number>();
+    for (const name of names) {
+      const position = this.checkpoints.get(name);
+      if (position !== undefined) found.set(name, position);
+    }
+    return found;
+  }
+
+  /**
+   * Runs the writes one after the other in memory (each document sees its
+   * writes in order, and so does everything else), then sets the checkpoints;
+   * all of it goes to the file in the next write-behind transaction.
+   */
+  async commit(writes: readonly QueuedWrite[], checkpoints: ReadonlyMap<string, number>): Promise<void> {
+    this.assertOpen();
+    let failure: unknown = null;
+    for (const write of writes) {
+      try {
+        this.collectionState(write.collection).applyQueued(write.operation);
+      } catch (error) {
+        const applied = write.duplicateIdMeansApplied && error instanceof DuplicateKeyError && '_id' in error.key;
+        if (!applied) failure ??= error;
+      }
+    }
+    if (failure) throw failure;
+    for (const [name, position] of checkpoints) {
+      if (!Number.isFinite(position)) throw new TypeError(`checkpoint position must be a finite number (got ${position})`);
+      this.checkpoints.set(name, position);
+      this.checkpointChanged(name);
+    }
   }
 
   async setCheckpoint(name: string, position: number): Promise<void> {

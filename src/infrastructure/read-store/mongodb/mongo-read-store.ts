@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import type { Db, MongoClientOptions } from 'mongodb';
-import { Collection, Doc, ReadStore } from '../read-store.port';
+import { Collection, Doc, QueuedWrite, ReadStore } from '../read-store.port';
+import { commitWrites } from './mongo-commit';
 import { MongoCollection } from './mongo-collection';
 import { isNamespaceNotFound } from './mongo-errors';
 
@@ -97,6 +98,28 @@ export class MongoReadStore implements ReadStore {
     this.assertOpen();
     if (!Number.isFinite(position)) throw new TypeError(`checkpoint position must be a finite number (got ${position})`);
     await this.checkpoints().updateOne({ _id: name }, { $set: { position } }, { upsert: true });
+  }
+
+  async getCheckpoints(names: readonly string[]): Promise<Map<string, number>> {
+    this.assertOpen();
+    const found = await this.checkpoints()
+      .find({ _id: { $in: [...names] } })
+      .toArray();
+    return new Map(found.filter((c) => typeof c.position === 'number').map((c) => [c._id, c.position]));
+  }
+
+  /** See mongo-commit.ts: a few round trips per page, then the checkpoints in one bulkWrite. */
+  async commit(writes: readonly QueuedWrite[], checkpoints: ReadonlyMap<string, number>): Promise<void> {
+    this.assertOpen();
+    await commitWrites(this.db, writes);
+    if (checkpoints.size === 0) return;
+    for (const position of checkpoints.values()) {
+      if (!Number.isFinite(position)) throw new TypeError(`checkpoint position must be a finite number (got ${position})`);
+    }
+    await this.checkpoints().bulkWrite(
+      [...checkpoints].map(([name, position]) => ({ updateOne: { filter: { _id: name }, update: { $set: { position } }, upsert: true } })),
+      { ordered: false },
+    );
   }
 
   async deleteCheckpoint(name: string): Promise<void> {

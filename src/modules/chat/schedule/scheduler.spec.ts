@@ -13,7 +13,7 @@ import { SqliteEventStore } from '../../../infrastructure/event-store/sqlite/sql
 import { UpcasterRegistry } from '../../../infrastructure/eventsourcing/upcasters';
 import type { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
-import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../../../infrastructure/projections/projection-engine';
 import { ReadYourWrites } from '../../../infrastructure/projections/read-your-writes';
 import { EmbeddedReadStore } from '../../../infrastructure/read-store/embedded/embedded-read-store';
 import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection } from '../../../projections/scheduled-prompts.projection';
@@ -78,7 +78,7 @@ const ready = { runsBackgroundWork: () => true, isReady: () => true } as unknown
 describe('PromptScheduler', () => {
   let events: SqliteEventStore;
   let reads: EmbeddedReadStore;
-  let runner: ProjectionRunner;
+  let runner: ProjectionEngine;
   let registry: ProjectionRegistry;
   let clock: MutableClock;
   let pipeline: InTestPipeline;
@@ -89,7 +89,7 @@ describe('PromptScheduler', () => {
     events = new SqliteEventStore({ file: ':memory:', pollIntervalMs: 5 });
     reads = new EmbeddedReadStore({ file: null });
     registry = new ProjectionRegistry([scheduledPromptsProjection]);
-    runner = new ProjectionRunner(events, reads, registry);
+    runner = new ProjectionEngine(events, reads, registry);
     await runner.start();
     clock = new MutableClock(T0);
     pipeline = new InTestPipeline();

@@ -24,7 +24,7 @@ import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../../../infrastr
 import { EVENT_STORE, type EventStore } from '../../../infrastructure/event-store/event-store.port';
 import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { PROCESS_ROLE, type ProcessRole } from '../../../infrastructure/process-role';
-import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
+import { ProjectionEngine } from '../../../infrastructure/projections/projection-engine';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
 import {
   ENCOUNTER_INBOX,
@@ -76,7 +76,7 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly runner: ProjectionRunner,
+    private readonly runner: ProjectionEngine,
     private readonly lifecycle: PlatformLifecycle,
   ) {
     this.groupId = `encounter-stream-${config.nodeId}-${randomBytes(6).toString('hex')}`;

@@ -3,7 +3,7 @@ import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
 import type { ProjectionDefinition, ProjectionWriter } from './projection';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionEngine } from './projection-engine';
 
 function event(type: string, data: Record<string, unknown>): NewEvent {
   return {
@@ -50,7 +50,7 @@ async function until(predicate: () => boolean | Promise<boolean>): Promise<void>
   }
 }
 
-describe('ProjectionRunner', () => {
+describe('ProjectionEngine', () => {
   let events: EventStore;
   let reads: EmbeddedReadStore;
   beforeEach(() => {
@@ -68,7 +68,7 @@ describe('ProjectionRunner', () => {
     await deposit('account-1', 5);
     const last = await deposit('account-1', 7);
     const projection = ledger();
-    const runner = new ProjectionRunner(events, reads, { all: () => [projection] });
+    const runner = new ProjectionEngine(events, reads, { all: () => [projection] });
     await runner.start();
     expect(await runner.catchUpTo(last.position, 2000)).toBe(true);
     expect(await reads.collection('ledger').countDocuments()).toBe(2);
@@ -77,7 +77,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('given a running projection, when events are appended, then they are applied live and waitFor resolves', async () => {
-    const runner = new ProjectionRunner(events, reads, { all: () => [ledger()] });
+    const runner = new ProjectionEngine(events, reads, { all: () => [ledger()] });
     await runner.start();
     const { position } = await deposit('account-1', 3);
     expect(await runner.waitFor(['ledger'], position, 2000)).toBe(true);
@@ -87,7 +87,7 @@ describe('ProjectionRunner', () => {
 
   it('given events of other types, when they pass, then only the checkpoint moves', async () => {
     const projection = ledger();
-    const runner = new ProjectionRunner(events, reads, { all: () => [projection] });
+    const runner = new ProjectionEngine(events, reads, { all: () => [projection] });
     await runner.start();
     const { position } = await events.append('other-1', [event('Unrelated', {})], 'any');
     expect(await runner.waitFor(['ledger'], position, 2000)).toBe(true);
@@ -98,7 +98,7 @@ describe('ProjectionRunner', () => {
   it('given an apply that fails once, when the batch is retried, then no event is skipped', async () => {
     const projection = ledger();
     projection.failNext = 1;
-    const runner = new ProjectionRunner(events, reads, { all: () => [projection] });
+    const runner = new ProjectionEngine(events, reads, { all: () => [projection] });
     await runner.start();
     await deposit('account-1', 1);
     const { position } = await deposit('account-1', 2);
@@ -109,14 +109,14 @@ describe('ProjectionRunner', () => {
 
   it('given a stopped runner, when restarted, then it resumes from the checkpoint without re-applying', async () => {
     const projection = ledger();
-    const first = new ProjectionRunner(events, reads, { all: () => [projection] });
+    const first = new ProjectionEngine(events, reads, { all: () => [projection] });
     await first.start();
     const { position } = await deposit('account-1', 1);
     await first.waitFor(['ledger'], position, 2000);
     await first.stop();
     const callsBefore = projection.calls;
     const next = await deposit('account-1', 2);
-    const second = new ProjectionRunner(events, reads, { all: () => [projection] });
+    const second = new ProjectionEngine(events, reads, { all: () => [projection] });
     await second.start();
     expect(await second.waitFor(['ledger'], next.position, 2000)).toBe(true);
     expect(projection.calls).toBe(callsBefore + 1);
@@ -125,12 +125,12 @@ describe('ProjectionRunner', () => {
 
   it('given a new projection version, when started, then the read model is dropped and rebuilt', async () => {
     const { position } = await deposit('account-1', 1);
-    const v1 = new ProjectionRunner(events, reads, { all: () => [ledger('ledger', 1)] });
+    const v1 = new ProjectionEngine(events, reads, { all: () => [ledger('ledger', 1)] });
     await v1.start();
     await v1.waitFor(['ledger'], position, 2000);
     await v1.stop();
     await reads.collection('ledger').insertOne({ _id: 'stale', amount: 0 });
-    const v2 = new ProjectionRunner(events, reads, { all: () => [ledger('ledger', 2)] });
+    const v2 = new ProjectionEngine(events, reads, { all: () => [ledger('ledger', 2)] });
     await v2.start();
     await until(async () => (await reads.getCheckpoint('ledger')) === position);
     expect(await reads.collection('ledger').findOne({ _id: 'stale' })).toBeNull();
@@ -139,14 +139,14 @@ describe('ProjectionRunner', () => {
   });
 
   it('given a live read model, when rebuilt from scratch, then it equals the live one', async () => {
-    const runner = new ProjectionRunner(events, reads, { all: () => [ledger()] });
+    const runner = new ProjectionEngine(events, reads, { all: () => [ledger()] });
     await runner.start();
     let last = 0;
     for (let i = 0; i < 50; i++) last = (await deposit(`account-${i % 5}`, i)).position;
     await runner.waitFor(['ledger'], last, 2000);
     await runner.stop();
     const live = await reads.collection('ledger').find({}, { sort: { _id: 1 } });
-    const { events: replayed } = await runner.rebuild(ledger());
+    const { events: replayed } = await runner.rebuild([ledger()]);
     expect(replayed).toBe(50);
     expect(await reads.collection('ledger').find({}, { sort: { _id: 1 } })).toEqual(live);
   });
