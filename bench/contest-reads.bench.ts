@@ -48,7 +48,7 @@ import {
   type ContestWalletDoc,
   contestLeaderboardProjection,
   trackScoreId,
-} from '../src/projections/contest-leaderboard.projection';
+} from '../src/projections/contest/contest-leaderboard.projection';
 import { fixed, int, log, makeTempDir, now, progress, prng, ratio, removeTempDir, secondsSince } from './util';
 
 export interface ContestReadsOptions {

@@ -23,7 +23,7 @@ import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/emb
 import { MongoReadStore } from '../src/infrastructure/read-store/mongodb/mongo-read-store';
 import type { Doc, ReadStore } from '../src/infrastructure/read-store/read-store.port';
 import { ALL_PROJECTIONS } from '../src/projections';
-import { USERS, usersProjection } from '../src/projections/users.projection';
+import { USERS, usersProjection } from '../src/projections/accounts/users.projection';
 import { countUsers, generate } from './replay.bench';
 import { describeFailure, isCached, startMongo } from './services';
 import { fixed, heading, int, log, makeTempDir, now, progress, ratio, removeTempDir, secondsSince } from './util';

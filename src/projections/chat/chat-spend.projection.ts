@@ -3,11 +3,11 @@
  * micro-dollars, for the budget gate. One document per (user, day), `_id`
  * `<userId>:<YYYY-MM-DD>`, from `UsageCharged` (free responses record none).
  */
-import type { UsageCharged } from '../aggregates/chat/chat.events';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import type { UsageCharged } from '../../aggregates/chat/chat.events';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const CHAT_SPEND = 'chat_spend';
 

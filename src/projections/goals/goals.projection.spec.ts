@@ -1,7 +1,7 @@
-import type { GoalEvent } from '../aggregates/goals/goal';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import type { GoalEvent } from '../../aggregates/goals/goal';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { BatchedProjectionWriter } from '../../infrastructure/projections/batched-writer';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { type GoalDoc, GOALS, goalsProjection } from './goals.projection';
 
 let position = 0;

@@ -3,10 +3,10 @@
  * so this read model is the one that would show a double-applied event;
  * applyOnce's position guard keeps it exact across replays and crashes.
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const ACCOUNT_STATS = 'account_stats';
 export const ACCOUNT_STATS_ID = 'accounts';

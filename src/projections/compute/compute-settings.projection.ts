@@ -4,11 +4,11 @@
  * peer node record) and whether it joined as a provider. The read view merges
  * these with the environment and the defaults.
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import type { PeerSettings, PolicySettings } from '../aggregates/compute/compute-fields';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import type { PeerSettings, PolicySettings } from '../../aggregates/compute/compute-fields';
+import { applyOnce } from '../support/apply-once';
 
 export const COMPUTE_SETTINGS = 'compute_settings';
 

@@ -1,12 +1,12 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import {
   byCurrentPubkeyDigest,
   ENCOUNTER_PROFILES,
   type EncounterProfileDoc,
   encounterProfilesProjection as projection,
 } from './encounter-profiles.projection';
-import { applyAll, recorded } from '../../test/support/projection-kit';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 
 const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
 

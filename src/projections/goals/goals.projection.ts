@@ -9,11 +9,11 @@
  * (the node whose saga dispatches and whose timer expires the goal).
  * Every update goes through applyOnce: a replay or redelivery changes nothing.
  */
-import { goalIdOf, type GoalEvent, type GoalStatus, type SubtaskStatus } from '../aggregates/goals/goal';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import { goalIdOf, type GoalEvent, type GoalStatus, type SubtaskStatus } from '../../aggregates/goals/goal';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const GOALS = 'goals';
 

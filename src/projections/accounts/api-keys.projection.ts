@@ -1,9 +1,9 @@
 /** `api_keys`: issued keys by id, with the secret's hash for request checks. */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import type { ApiKeyEvent } from '../aggregates/accounts/api-key';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import type { ApiKeyEvent } from '../../aggregates/accounts/api-key';
+import { applyOnce } from '../support/apply-once';
 
 export const API_KEYS = 'api_keys';
 

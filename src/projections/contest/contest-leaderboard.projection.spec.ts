@@ -1,6 +1,6 @@
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { BatchedProjectionWriter } from '../../infrastructure/projections/batched-writer';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import {
   CONTEST_TRACK_SCORES,
   CONTEST_WALLETS,

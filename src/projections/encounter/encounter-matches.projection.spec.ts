@@ -1,5 +1,5 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import {
   ENCOUNTER_MATCH_VIEWS,
   ENCOUNTER_MATCHES,
@@ -10,7 +10,7 @@ import {
   toMapPin,
   toMatchView,
 } from './encounter-matches.projection';
-import { applyAll, recorded } from '../../test/support/projection-kit';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 
 const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
 

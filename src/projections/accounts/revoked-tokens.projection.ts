@@ -1,8 +1,8 @@
 /** `revoked_tokens`: token ids refused until they expire (logout). */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const REVOKED_TOKENS = 'revoked_tokens';
 

@@ -7,10 +7,10 @@
  * else to the node that recorded it (`metadata.nodeId`); its amount is the
  * first integer of `data.amount`, `data.spark`, `data.amount_spark`.
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const COMPUTE_PROVIDER_STATS = 'compute_provider_stats';
 

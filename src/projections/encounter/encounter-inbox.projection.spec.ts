@@ -1,6 +1,6 @@
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { BatchedProjectionWriter } from '../../infrastructure/projections/batched-writer';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import { ENCOUNTER_INBOX, type EncounterInboxDoc, encounterInboxProjection as projection, inboxAfter } from './encounter-inbox.projection';
 
 async function apply(store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> {

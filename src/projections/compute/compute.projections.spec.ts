@@ -1,7 +1,7 @@
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
-import type { ProjectionDefinition } from '../infrastructure/projections/projection';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { BatchedProjectionWriter } from '../../infrastructure/projections/batched-writer';
+import type { ProjectionDefinition } from '../../infrastructure/projections/projection';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { COMPUTE_PROVIDER_STATS, computeProviderProjection } from './compute-provider.projection';
 import { COMPUTE_SETTINGS, computeSettingsProjection } from './compute-settings.projection';
 import { REVENUE_DAILY, revenueProjection } from './revenue.projection';

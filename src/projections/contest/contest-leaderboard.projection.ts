@@ -15,14 +15,14 @@
  * reached first ranks higher, then the lower user id. Every update goes
  * through applyOnce (position guard), so replay and redelivery never double-count.
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import type { ContestEntryEvent } from '../aggregates/contest/contest-entry';
-import { TRACKS, type Track } from '../aggregates/contest/scoring';
-import type { WalletEvent } from '../aggregates/contest/wallet';
-import type { UserEvent } from '../aggregates/accounts/user.events';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import type { ContestEntryEvent } from '../../aggregates/contest/contest-entry';
+import { TRACKS, type Track } from '../../aggregates/contest/scoring';
+import type { WalletEvent } from '../../aggregates/contest/wallet';
+import type { UserEvent } from '../../aggregates/accounts/user.events';
+import { applyOnce } from '../support/apply-once';
 
 export const CONTEST_PROFILES = 'contest_profiles';
 export const CONTEST_WALLETS = 'contest_wallets';

@@ -1,5 +1,5 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import { applyAll, recorded } from '../../test/support/projection-kit';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 import { CHAT_SPEND, type ChatSpendDoc, chatSpendId, chatSpendProjection as projection } from './chat-spend.projection';
 
 const charged = (user: string, cost: number, at: string) =>

@@ -1,6 +1,6 @@
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { BatchedProjectionWriter } from '../infrastructure/projections/batched-writer';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { BatchedProjectionWriter } from '../../infrastructure/projections/batched-writer';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { ACCOUNT_STATS, ACCOUNT_STATS_ID, accountStatsProjection } from './account-stats.projection';
 
 const at = (position: number, type: string, data: Record<string, unknown> = {}): RecordedEvent => ({

@@ -9,11 +9,11 @@
  * a pure function of the event, so a replay rewrites the same document
  * (an idempotent upsert by id, no position guard needed).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
-import { encounterMessagesFor, type EncounterTopic, userTopic } from '../aggregates/encounter/encounter-messages';
-import type { EncounterEvent } from '../aggregates/encounter/encounter.events';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
+import { encounterMessagesFor, type EncounterTopic, userTopic } from '../../aggregates/encounter/encounter-messages';
+import type { EncounterEvent } from '../../aggregates/encounter/encounter.events';
 
 export const ENCOUNTER_INBOX = 'encounter_inbox';
 export const ENCOUNTER_INBOX_PROJECTION = 'encounterInbox';

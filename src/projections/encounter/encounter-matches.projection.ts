@@ -15,12 +15,12 @@
  * read model. Swipes never reach any read model, so a one-sided like cannot
  * be observed. Every update goes through applyOnce (replay-safe).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
-import { matchViewOf, type MatchView } from '../aggregates/encounter/encounter-messages';
-import type { EncounterPairEvent, Icebreaker, IcebreakerStatus } from '../aggregates/encounter/encounter.events';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
+import { matchViewOf, type MatchView } from '../../aggregates/encounter/encounter-messages';
+import type { EncounterPairEvent, Icebreaker, IcebreakerStatus } from '../../aggregates/encounter/encounter.events';
+import { applyOnce } from '../support/apply-once';
 
 export const ENCOUNTER_MATCHES = 'encounter_matches';
 export const ENCOUNTER_MATCH_VIEWS = 'encounter_match_views';

@@ -15,12 +15,12 @@
  * Fields a given event does not speak about are filled by $setOnInsert only,
  * never in the same update's $set (a path may appear in one operator only).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { DEFAULT_AVATAR_STYLE } from '../aggregates/encounter/encounter-limits';
-import type { DiscoverableEvent, PubkeyEvent } from '../aggregates/encounter/encounter.events';
-import { applyOnce } from './support/apply-once';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { DEFAULT_AVATAR_STYLE } from '../../aggregates/encounter/encounter-limits';
+import type { DiscoverableEvent, PubkeyEvent } from '../../aggregates/encounter/encounter.events';
+import { applyOnce } from '../support/apply-once';
 
 export const ENCOUNTER_PROFILES = 'encounter_profiles';
 

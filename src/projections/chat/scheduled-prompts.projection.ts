@@ -16,11 +16,11 @@
  * lagging read model costs a refused claim, never a second run. Every update
  * goes through applyOnce (position guard): replay and redelivery change nothing.
  */
-import type { ScheduledPromptEvent } from '../aggregates/chat/scheduled-prompt';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
+import type { ScheduledPromptEvent } from '../../aggregates/chat/scheduled-prompt';
+import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 
 export const SCHEDULED_PROMPTS = 'scheduled_prompts';
 
