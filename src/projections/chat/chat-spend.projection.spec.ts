@@ -3,7 +3,7 @@ import { applyAll, recorded } from '../../../test/support/projection-kit';
 import { CHAT_SPEND, type ChatSpendDoc, chatSpendId, chatSpendProjection as projection } from './chat-spend.projection';
 
 const charged = (user: string, cost: number, at: string) =>
-  recorded('UsageCharged', { message_id: `m-${cost}`, user_id: user, prompt_id: 'p', model: 'm', cost_micro_usd: cost, charged_at: at }, at);
+  recorded('UsageCharged', { message_id: `m-${cost}`, user_id: user, prompt_id: 'p', model: 'm', cost_micro_usd: cost, charged_at: at }, { at });
 
 describe('chatSpend projection', () => {
   it('given charges on two days, then each UTC day sums its own', async () => {

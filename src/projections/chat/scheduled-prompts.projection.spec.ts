@@ -1,11 +1,9 @@
 import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection as projection } from './scheduled-prompts.projection';
-import { applyAll, recorded as recordedEvent } from '../../../test/support/projection-kit';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 
 const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
-const recorded = (type: string, data: Record<string, unknown>): RecordedEvent =>
-  recordedEvent(type, data, undefined, `scheduledPrompt-${String(data.schedule_id)}`);
 
 const scheduled = (id: string, runAt = '2026-04-10T12:00:00.000Z') =>
   recorded('PromptScheduled', {

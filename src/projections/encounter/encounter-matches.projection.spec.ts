@@ -10,12 +10,13 @@ import {
   toMapPin,
   toMatchView,
 } from './encounter-matches.projection';
+import type { Icebreaker, IcebreakerStatus } from '../../aggregates/encounter/encounter.events';
 import { applyAll, recorded } from '../../../test/support/projection-kit';
 
 const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
 
-const pending = { status: 'pending', text: null, sent_at: null, decline_reason: null };
-function bound(matchId: string, a: string, b: string, opts: { at: string; first?: string; count?: number; lat?: number | null; statuses?: [string, string] }) {
+const pending: Icebreaker = { status: 'pending', text: null, sent_at: null, decline_reason: null };
+function bound(matchId: string, a: string, b: string, opts: { at: string; first?: string; count?: number; lat?: number | null; statuses?: [IcebreakerStatus, IcebreakerStatus] }) {
   return recorded('MatchBound', {
     match_id: matchId,
     context_type: 'ble',
@@ -36,9 +37,9 @@ function bound(matchId: string, a: string, b: string, opts: { at: string; first?
     map_pin_visible: true,
   });
 }
-const sent = { status: 'sent', text: 'hi there', sent_at: 1775779200, decline_reason: null };
-const declined = { status: 'declined', text: null, sent_at: null, decline_reason: 'busy' };
-function icebreaker(type: 'IcebreakerSent' | 'IcebreakerDeclined', matchId: string, a: string, b: string, side: 'a' | 'b', ia: object, ib: object) {
+const sent: Icebreaker = { status: 'sent', text: 'hi there', sent_at: 1775779200, decline_reason: null };
+const declined: Icebreaker = { status: 'declined', text: null, sent_at: null, decline_reason: 'busy' };
+function icebreaker(type: 'IcebreakerSent' | 'IcebreakerDeclined', matchId: string, a: string, b: string, side: 'a' | 'b', ia: Icebreaker, ib: Icebreaker) {
   return recorded(type, {
     match_id: matchId,
     user_a_id: a,
@@ -143,7 +144,7 @@ describe('encounterMatches projection', () => {
   it('given swipes, then nothing is written (a one-sided like is never observable)', async () => {
     const store = new EmbeddedReadStore({ file: null });
     expect(projection.eventTypes).not.toContain('SwipeLiked');
-    await apply(store, recorded('SwipeLiked', { sighting_id: 's', owner_user_id: 'ua', peer_user_id: 'ub', match_id: null }));
+    await apply(store, recorded('SwipeLiked', { sighting_id: 's', owner_user_id: 'ua', peer_user_id: 'ub', sighted_at: 't', lat: null, lng: null, swiped_at: 't', match_id: null }));
     expect(await store.collection(ENCOUNTER_MATCHES).countDocuments({})).toBe(0);
     expect(await store.collection(ENCOUNTER_MATCH_VIEWS).countDocuments({})).toBe(0);
   });
