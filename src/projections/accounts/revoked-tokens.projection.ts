@@ -1,8 +1,7 @@
 /** `revoked_tokens`: token ids refused until they expire (logout). */
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection } from '../support/define-projection';
 
 export const REVOKED_TOKENS = 'revoked_tokens';
 
@@ -11,13 +10,14 @@ export interface RevokedTokenDoc extends Doc {
   expires_at: string;
 }
 
-export const revokedTokensProjection: ProjectionDefinition = {
+export const revokedTokensProjection = defineProjection({
   name: 'revokedTokens',
   version: 1,
-  eventTypes: ['TokenRevoked'],
   collections: [REVOKED_TOKENS],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const { token_id, user_id, expires_at } = event.data as { token_id: string; user_id: string; expires_at: string };
-    applyOnce(writer, REVOKED_TOKENS, token_id, event, { $set: { user_id, expires_at } });
+  on: {
+    TokenRevoked: (event, writer) => {
+      const { token_id, user_id, expires_at } = event.data;
+      applyOnce(writer, REVOKED_TOKENS, token_id, event, { $set: { user_id, expires_at } });
+    },
   },
-};
+});
