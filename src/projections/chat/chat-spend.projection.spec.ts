@@ -14,7 +14,7 @@ describe('chatSpend projection', () => {
     expect(await spend.findOne({ _id: chatSpendId('u1', '2026-11-23') })).toMatchObject({ cost_micro_usd: 7, responses: 1 });
   });
 
-  it('given the same charges replayed, then nothing is counted twice', async () => {
+  it('given charges, when they are replayed, then nothing is counted twice', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const events = [charged('u2', 100, '2026-11-22T10:00:00.000Z'), charged('u2', 200, '2026-11-22T11:00:00.000Z')];
     await applyAll(projection, store, ...events);

@@ -16,11 +16,10 @@
  * lagging read model costs a refused claim, never a second run. Every update
  * goes through applyOnce (position guard): replay and redelivery change nothing.
  */
-import type { ScheduledPromptEvent } from '../../aggregates/chat/scheduled-prompt';
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection } from '../support/define-projection';
 
 export const SCHEDULED_PROMPTS = 'scheduled_prompts';
 
@@ -46,81 +45,65 @@ export interface ScheduledPromptDoc extends Doc {
   updated_at: string;
 }
 
-export const scheduledPromptsProjection: ProjectionDefinition = {
+/** Later steps never create a document: a prompt is scheduled before anything happens to it (log order). */
+const change = (writer: ProjectionWriter, scheduleId: string, event: { position: number }, set: Record<string, unknown>): void =>
+  applyOnce(writer, SCHEDULED_PROMPTS, scheduleId, event, { $set: set }, { upsert: false });
+
+export const scheduledPromptsProjection = defineProjection({
   name: 'scheduledPrompts',
   version: 1,
-  eventTypes: ['PromptScheduled', 'ScheduledPromptClaimed', 'ScheduledPromptCompleted', 'ScheduledPromptFailed'],
   collections: [SCHEDULED_PROMPTS],
   indexes: [{ collection: SCHEDULED_PROMPTS, spec: { keys: { status: 1, run_at: 1 } } }],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const e = event as RecordedEvent & ScheduledPromptEvent;
-    const id = e.data.schedule_id;
-    switch (e.type) {
-      case 'PromptScheduled':
-        applyOnce(writer, SCHEDULED_PROMPTS, id, event, {
-          $set: {
-            schedule_id: id,
-            user_id: e.data.user_id,
-            prompt_id: e.data.prompt_id,
-            status: 'pending',
-            run_at: e.data.run_at,
-            due_at: e.data.run_at,
-            lease_until: null,
-            attempts: 0,
-            node_id: null,
-            scheduled_at: e.data.scheduled_at,
-            message_id: null,
-            response_excerpt: null,
-            completed_at: null,
-            last_error: null,
-            failed_at: null,
-            updated_at: e.data.scheduled_at,
-          },
-        });
-        return;
-      case 'ScheduledPromptClaimed':
-        applyOnce(
-          writer,
-          SCHEDULED_PROMPTS,
-          id,
-          event,
-          { $set: { status: 'running', attempts: e.data.attempt, node_id: e.data.node_id, lease_until: e.data.lease_until, updated_at: e.data.claimed_at } },
-          { upsert: false },
-        );
-        return;
-      case 'ScheduledPromptCompleted':
-        applyOnce(
-          writer,
-          SCHEDULED_PROMPTS,
-          id,
-          event,
-          {
-            $set: {
-              status: 'completed',
-              lease_until: null,
-              message_id: e.data.message_id,
-              response_excerpt: e.data.response_excerpt,
-              completed_at: e.data.completed_at,
-              updated_at: e.data.completed_at,
-            },
-          },
-          { upsert: false },
-        );
-        return;
-      case 'ScheduledPromptFailed': {
-        const set: Record<string, unknown> = {
-          status: e.data.will_retry ? 'pending' : 'failed',
+  on: {
+    PromptScheduled: (event, writer) => {
+      const d = event.data;
+      applyOnce(writer, SCHEDULED_PROMPTS, d.schedule_id, event, {
+        $set: {
+          schedule_id: d.schedule_id,
+          user_id: d.user_id,
+          prompt_id: d.prompt_id,
+          status: 'pending',
+          run_at: d.run_at,
+          due_at: d.run_at,
           lease_until: null,
-          last_error: e.data.error,
-          failed_at: e.data.failed_at,
-          updated_at: e.data.failed_at,
-        };
-        if (e.data.retry_at) set.due_at = e.data.retry_at;
-        applyOnce(writer, SCHEDULED_PROMPTS, id, event, { $set: set }, { upsert: false });
-        return;
-      }
-      default:
-        return;
-    }
+          attempts: 0,
+          node_id: null,
+          scheduled_at: d.scheduled_at,
+          message_id: null,
+          response_excerpt: null,
+          completed_at: null,
+          last_error: null,
+          failed_at: null,
+          updated_at: d.scheduled_at,
+        },
+      });
+    },
+    ScheduledPromptClaimed: (event, writer) => {
+      const d = event.data;
+      change(writer, d.schedule_id, event, { status: 'running', attempts: d.attempt, node_id: d.node_id, lease_until: d.lease_until, updated_at: d.claimed_at });
+    },
+    ScheduledPromptCompleted: (event, writer) => {
+      const d = event.data;
+      change(writer, d.schedule_id, event, {
+        status: 'completed',
+        lease_until: null,
+        message_id: d.message_id,
+        response_excerpt: d.response_excerpt,
+        completed_at: d.completed_at,
+        updated_at: d.completed_at,
+      });
+    },
+    ScheduledPromptFailed: (event, writer) => {
+      const d = event.data;
+      const set: Record<string, unknown> = {
+        status: d.will_retry ? 'pending' : 'failed',
+        lease_until: null,
+        last_error: d.error,
+        failed_at: d.failed_at,
+        updated_at: d.failed_at,
+      };
+      if (d.retry_at) set.due_at = d.retry_at;
+      change(writer, d.schedule_id, event, set);
+    },
   },
-};
+});
