@@ -4,11 +4,11 @@
  * peer node record) and whether it joined as a provider. The read view merges
  * these with the environment and the defaults.
  */
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import type { PeerSettings, PolicySettings } from '../../aggregates/compute/compute-fields';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection } from '../support/define-projection';
 
 export const COMPUTE_SETTINGS = 'compute_settings';
 
@@ -25,25 +25,25 @@ function prefixed(prefix: string, changes: Record<string, unknown>): Record<stri
   return Object.fromEntries(Object.entries(changes).map(([field, value]) => [`${prefix}.${field}`, value]));
 }
 
-export const computeSettingsProjection: ProjectionDefinition = {
+const save = (writer: ProjectionWriter, nodeId: string, event: { position: number }, set: Record<string, unknown>): void =>
+  applyOnce(writer, COMPUTE_SETTINGS, nodeId, event, { $set: set });
+
+export const computeSettingsProjection = defineProjection({
   name: 'computeSettings',
   version: 1,
-  eventTypes: ['NodeComputeConfigUpdated', 'PeerNodeRecordUpdated', 'ComputeProviderJoined'],
   collections: [COMPUTE_SETTINGS],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const data = event.data as { node_id: string; node_tier: string; changes?: Record<string, unknown>; updated_at?: string; joined_at?: string };
-    const set: Record<string, unknown> = { node_tier: data.node_tier };
-    switch (event.type) {
-      case 'NodeComputeConfigUpdated':
-        Object.assign(set, prefixed('policy', data.changes ?? {}), { updated_at: data.updated_at });
-        break;
-      case 'PeerNodeRecordUpdated':
-        Object.assign(set, prefixed('peer', data.changes ?? {}), { updated_at: data.updated_at });
-        break;
-      case 'ComputeProviderJoined':
-        Object.assign(set, { joined: true, joined_at: data.joined_at });
-        break;
-    }
-    applyOnce(writer, COMPUTE_SETTINGS, String(data.node_id), event, { $set: set });
+  on: {
+    NodeComputeConfigUpdated: (event, writer) => {
+      const d = event.data;
+      save(writer, d.node_id, event, { node_tier: d.node_tier, ...prefixed('policy', d.changes), updated_at: d.updated_at });
+    },
+    PeerNodeRecordUpdated: (event, writer) => {
+      const d = event.data;
+      save(writer, d.node_id, event, { node_tier: d.node_tier, ...prefixed('peer', d.changes), updated_at: d.updated_at });
+    },
+    ComputeProviderJoined: (event, writer) => {
+      const d = event.data;
+      save(writer, d.node_id, event, { node_tier: d.node_tier, joined: true, joined_at: d.joined_at });
+    },
   },
-};
+});

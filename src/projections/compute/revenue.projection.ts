@@ -3,10 +3,9 @@
  * integer cents (`api_cents`, `ad_cents`, `hosting_payout_cents`). The
  * dashboard sums the days of the requested period.
  */
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection } from '../support/define-projection';
 
 export const REVENUE_DAILY = 'revenue_daily';
 
@@ -19,18 +18,19 @@ export interface RevenueDailyDoc extends Doc {
   entries?: number;
 }
 
-export const revenueProjection: ProjectionDefinition = {
+export const revenueProjection = defineProjection({
   name: 'revenue',
   version: 1,
-  eventTypes: ['RevenueRecorded'],
   collections: [REVENUE_DAILY],
   indexes: [{ collection: REVENUE_DAILY, spec: { keys: { day: 1 }, name: 'day' } }],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const data = event.data as { stream: string; amount_cents: number; occurred_at: string };
-    const day = data.occurred_at.slice(0, 10);
-    applyOnce(writer, REVENUE_DAILY, day, event, {
-      $set: { day },
-      $inc: { [`${data.stream}_cents`]: data.amount_cents, entries: 1 },
-    });
+  on: {
+    RevenueRecorded: (event, writer) => {
+      const data = event.data;
+      const day = data.occurred_at.slice(0, 10);
+      applyOnce(writer, REVENUE_DAILY, day, event, {
+        $set: { day },
+        $inc: { [`${data.stream}_cents`]: data.amount_cents, entries: 1 },
+      });
+    },
   },
-};
+});
