@@ -15,14 +15,11 @@
  * reached first ranks higher, then the lower user id. Every update goes
  * through applyOnce (position guard), so replay and redelivery never double-count.
  */
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Doc } from '../../infrastructure/read-store/read-store.port';
-import type { ContestEntryEvent } from '../../aggregates/contest/contest-entry';
 import { TRACKS, type Track } from '../../aggregates/contest/scoring';
-import type { WalletEvent } from '../../aggregates/contest/wallet';
-import type { UserEvent } from '../../aggregates/accounts/user.events';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection, type RecordedOf } from '../support/define-projection';
 
 export const CONTEST_PROFILES = 'contest_profiles';
 export const CONTEST_WALLETS = 'contest_wallets';
@@ -64,10 +61,18 @@ async function namesOf(writer: ProjectionWriter, userId: string): Promise<{ user
   return { username: profile?.username ?? null, display_name: profile?.display_name ?? null };
 }
 
-export const contestLeaderboardProjection: ProjectionDefinition = {
+/** An account's names, for the rows that carry them; rows written before the account was known (an award for an unknown id) get them now. */
+function registered(event: RecordedOf<'UserRegistered' | 'GuestRegistered'>, writer: ProjectionWriter): void {
+  const names = { username: event.data.username, display_name: event.data.display_name };
+  applyOnce(writer, CONTEST_PROFILES, event.data.user_id, event, { $set: names });
+  const filter = { user_id: event.data.user_id };
+  writer.write(CONTEST_WALLETS, { updateMany: { filter, update: { $set: names } } });
+  writer.write(CONTEST_TRACK_SCORES, { updateMany: { filter, update: { $set: names } } });
+}
+
+export const contestLeaderboardProjection = defineProjection({
   name: 'contestLeaderboard',
   version: 1,
-  eventTypes: ['UserRegistered', 'GuestRegistered', 'ContestJoined', 'SparkAwarded'],
   collections: [CONTEST_PROFILES, CONTEST_WALLETS, CONTEST_TRACK_SCORES],
   indexes: [
     { collection: CONTEST_WALLETS, spec: { keys: { season_spark: -1, reached_at: 1, user_id: 1 } } },
@@ -76,49 +81,35 @@ export const contestLeaderboardProjection: ProjectionDefinition = {
     { collection: CONTEST_TRACK_SCORES, spec: { keys: { track: 1, score: -1, reached_at: 1, user_id: 1 } } },
     { collection: CONTEST_TRACK_SCORES, spec: { keys: { user_id: 1 } } },
   ],
-  async apply(event: RecordedEvent, writer: ProjectionWriter): Promise<void> {
-    const e = event as RecordedEvent & (UserEvent | ContestEntryEvent | WalletEvent);
-    switch (e.type) {
-      case 'UserRegistered':
-      case 'GuestRegistered': {
-        const names = { username: e.data.username, display_name: e.data.display_name };
-        applyOnce(writer, CONTEST_PROFILES, e.data.user_id, event, { $set: names });
-        // Rows written before the account was known (an award for an unknown id) get the names now.
-        const filter = { user_id: e.data.user_id };
-        writer.write(CONTEST_WALLETS, { updateMany: { filter, update: { $set: names } } });
-        writer.write(CONTEST_TRACK_SCORES, { updateMany: { filter, update: { $set: names } } });
-        return;
-      }
-      case 'ContestJoined': {
-        const names = await namesOf(writer, e.data.user_id);
-        applyOnce(writer, CONTEST_WALLETS, e.data.user_id, event, {
-          $set: { user_id: e.data.user_id, ...names, joined_track: e.data.track, joined_at: e.data.joined_at },
-          $setOnInsert: { season_spark: 0, season_pulse: 0, awards: 0, tracks: {}, reached_at: e.data.joined_at },
+  on: {
+    UserRegistered: registered,
+    GuestRegistered: registered,
+    ContestJoined: async (event, writer) => {
+      const { user_id: userId, track, joined_at: joinedAt } = event.data;
+      const names = await namesOf(writer, userId);
+      applyOnce(writer, CONTEST_WALLETS, userId, event, {
+        $set: { user_id: userId, ...names, joined_track: track, joined_at: joinedAt },
+        $setOnInsert: { season_spark: 0, season_pulse: 0, awards: 0, tracks: {}, reached_at: joinedAt },
+      });
+    },
+    SparkAwarded: async (event, writer) => {
+      const { user_id: userId, amount, tracks, awarded_at: at } = event.data;
+      const names = await namesOf(writer, userId);
+      const inc: Record<string, number> = { season_spark: amount, awards: 1 };
+      for (const track of TRACKS) if (tracks[track]) inc[`tracks.${track}`] = tracks[track]!;
+      applyOnce(writer, CONTEST_WALLETS, userId, event, {
+        $inc: inc,
+        $set: { user_id: userId, ...names, reached_at: at },
+        $setOnInsert: { season_pulse: 0, joined_track: null, joined_at: null },
+      });
+      for (const track of TRACKS) {
+        const points = tracks[track];
+        if (!points) continue;
+        applyOnce(writer, CONTEST_TRACK_SCORES, trackScoreId(track, userId), event, {
+          $inc: { score: points },
+          $set: { track, user_id: userId, ...names, reached_at: at },
         });
-        return;
       }
-      case 'SparkAwarded': {
-        const { user_id: userId, amount, tracks, awarded_at: at } = e.data;
-        const names = await namesOf(writer, userId);
-        const inc: Record<string, number> = { season_spark: amount, awards: 1 };
-        for (const track of TRACKS) if (tracks[track]) inc[`tracks.${track}`] = tracks[track]!;
-        applyOnce(writer, CONTEST_WALLETS, userId, event, {
-          $inc: inc,
-          $set: { user_id: userId, ...names, reached_at: at },
-          $setOnInsert: { season_pulse: 0, joined_track: null, joined_at: null },
-        });
-        for (const track of TRACKS) {
-          const points = tracks[track];
-          if (!points) continue;
-          applyOnce(writer, CONTEST_TRACK_SCORES, trackScoreId(track, userId), event, {
-            $inc: { score: points },
-            $set: { track, user_id: userId, ...names, reached_at: at },
-          });
-        }
-        return;
-      }
-      default:
-        return;
-    }
+    },
   },
-};
+});
