@@ -9,11 +9,12 @@
  * (the node whose saga dispatches and whose timer expires the goal).
  * Every update goes through applyOnce: a replay or redelivery changes nothing.
  */
-import { goalIdOf, type GoalEvent, type GoalStatus, type SubtaskStatus } from '../../aggregates/goals/goal';
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { DomainEventType } from '../../aggregates/events';
+import { goalIdOf, type GoalStatus, type SubtaskStatus } from '../../aggregates/goals/goal';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { defineProjection, type ProjectionHandler, type RecordedOf } from '../support/define-projection';
 
 export const GOALS = 'goals';
 
@@ -48,17 +49,29 @@ export interface GoalDoc extends Doc {
   failure_reason: string | null;
 }
 
-function apply(event: RecordedEvent, writer: ProjectionWriter): void {
-  const goalId = goalIdOf(event.streamId);
-  if (!goalId) return;
-  const e = event as RecordedEvent & GoalEvent;
-  const at = event.metadata.occurredAt;
-  const sub = (id: string, fields: Partial<GoalSubtaskDoc>) =>
-    Object.fromEntries(Object.entries(fields).map(([field, value]) => [`subtasks.${id}.${field}`, value]));
-  switch (e.type) {
-    case 'GoalAccepted': {
+/** A handler of a goal's events, given the goal id of their stream; events of other streams are ignored. */
+function ofGoal<T extends DomainEventType>(handle: (goalId: string, event: RecordedOf<T>, writer: ProjectionWriter) => void): ProjectionHandler<T> {
+  return (event, writer) => {
+    const goalId = goalIdOf(event.streamId);
+    if (goalId) handle(goalId, event, writer);
+  };
+}
+
+/** `$set` paths of one sub-task's fields. */
+const sub = (id: string, fields: Partial<GoalSubtaskDoc>) =>
+  Object.fromEntries(Object.entries(fields).map(([field, value]) => [`subtasks.${id}.${field}`, value]));
+
+export const goalsProjection = defineProjection({
+  name: 'goals',
+  version: 1,
+  collections: [GOALS],
+  // the timeout sweep: this node's goals in flight
+  indexes: [{ collection: GOALS, spec: { keys: { origin_node: 1, status: 1 } } }],
+  on: {
+    GoalAccepted: ofGoal((goalId, event, writer) => {
+      const d = event.data;
       const subtasks: Record<string, GoalSubtaskDoc> = {};
-      for (const s of e.data.subtasks) {
+      for (const s of d.subtasks) {
         subtasks[s.subtask_id] = {
           subtask_id: s.subtask_id,
           description: s.description,
@@ -75,66 +88,62 @@ function apply(event: RecordedEvent, writer: ProjectionWriter): void {
       applyOnce(writer, GOALS, goalId, event, {
         $set: {
           goal_id: goalId,
-          user_id: e.data.user_id,
-          goal: e.data.goal,
+          user_id: d.user_id,
+          goal: d.goal,
           status: 'accepted',
           origin_node: event.metadata.nodeId,
-          planned_by: e.data.planned_by,
-          timeout_sec: e.data.timeout_sec,
-          max_attempts: e.data.max_attempts,
-          subtask_ids: e.data.subtasks.map((s) => s.subtask_id),
+          planned_by: d.planned_by,
+          timeout_sec: d.timeout_sec,
+          max_attempts: d.max_attempts,
+          subtask_ids: d.subtasks.map((s) => s.subtask_id),
           subtasks,
-          created_at: e.data.accepted_at,
-          updated_at: e.data.accepted_at,
+          created_at: d.accepted_at,
+          updated_at: d.accepted_at,
           completed_at: null,
           failed_at: null,
           failure_reason: null,
         },
       });
-      return;
-    }
-    case 'SubtaskDispatched':
-      applyOnce(writer, GOALS, goalId, event, {
-        $set: { status: 'running', updated_at: at, ...sub(e.data.subtask_id, { status: 'dispatched', attempts: e.data.attempt, deadline: e.data.deadline }) },
-      });
-      return;
-    case 'SubtaskCompleted':
+    }),
+    SubtaskDispatched: ofGoal((goalId, event, writer) => {
+      const d = event.data;
       applyOnce(writer, GOALS, goalId, event, {
         $set: {
-          updated_at: at,
-          ...sub(e.data.subtask_id, { status: 'completed', deadline: null, result: e.data.result, node_id: e.data.node_id, source: e.data.source, model: e.data.model }),
+          status: 'running',
+          updated_at: event.metadata.occurredAt,
+          ...sub(d.subtask_id, { status: 'dispatched', attempts: d.attempt, deadline: d.deadline }),
         },
       });
-      return;
-    case 'SubtaskFailed':
+    }),
+    SubtaskCompleted: ofGoal((goalId, event, writer) => {
+      const d = event.data;
       applyOnce(writer, GOALS, goalId, event, {
         $set: {
-          updated_at: at,
-          ...sub(e.data.subtask_id, {
-            status: e.data.will_retry ? 'pending' : 'failed',
+          updated_at: event.metadata.occurredAt,
+          ...sub(d.subtask_id, { status: 'completed', deadline: null, result: d.result, node_id: d.node_id, source: d.source, model: d.model }),
+        },
+      });
+    }),
+    SubtaskFailed: ofGoal((goalId, event, writer) => {
+      const d = event.data;
+      applyOnce(writer, GOALS, goalId, event, {
+        $set: {
+          updated_at: event.metadata.occurredAt,
+          ...sub(d.subtask_id, {
+            status: d.will_retry ? 'pending' : 'failed',
             deadline: null,
-            last_error: e.data.reason === 'timeout' ? `attempt ${e.data.attempt} timed out` : `attempt ${e.data.attempt} failed: ${e.data.error ?? 'error'}`,
+            last_error: d.reason === 'timeout' ? `attempt ${d.attempt} timed out` : `attempt ${d.attempt} failed: ${d.error ?? 'error'}`,
           }),
         },
       });
-      return;
-    case 'GoalCompleted':
-      applyOnce(writer, GOALS, goalId, event, { $set: { status: 'completed', completed_at: e.data.completed_at, updated_at: at } });
-      return;
-    case 'GoalFailed':
-      applyOnce(writer, GOALS, goalId, event, { $set: { status: 'failed', failed_at: e.data.failed_at, failure_reason: e.data.reason, updated_at: at } });
-      return;
-    default:
-      return;
-  }
-}
-
-export const goalsProjection: ProjectionDefinition = {
-  name: 'goals',
-  version: 1,
-  eventTypes: ['GoalAccepted', 'SubtaskDispatched', 'SubtaskCompleted', 'SubtaskFailed', 'GoalCompleted', 'GoalFailed'],
-  collections: [GOALS],
-  // the timeout sweep: this node's goals in flight
-  indexes: [{ collection: GOALS, spec: { keys: { origin_node: 1, status: 1 } } }],
-  apply,
-};
+    }),
+    GoalCompleted: ofGoal((goalId, event, writer) =>
+      applyOnce(writer, GOALS, goalId, event, { $set: { status: 'completed', completed_at: event.data.completed_at, updated_at: event.metadata.occurredAt } }),
+    ),
+    GoalFailed: ofGoal((goalId, event, writer) =>
+      applyOnce(writer, GOALS, goalId, event, {
+        $set: { status: 'failed', failed_at: event.data.failed_at, failure_reason: event.data.reason, updated_at: event.metadata.occurredAt },
+      }),
+    ),
+  },
+});
