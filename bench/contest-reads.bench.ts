@@ -12,7 +12,7 @@
  *    EmbeddedReadStore; its events/s is reported. At that rate (a few thousand
  *    events/s: every event costs mingo document updates) a rebuild of the
  *    100,000-user log would take well over a minute, and applying the events
- *    through BatchedProjectionWriter directly costs the same, so:
+ *    through the PageWriter directly costs the same, so:
  * 2. the sample is also folded in plain JS (foldContestReadModel) and loaded
  *    through the store's bulkWrite; the two read models must be identical,
  *    document by document (printed);
@@ -35,7 +35,7 @@ import { type UserEvent, userStreamId } from '../src/aggregates/accounts/user.ev
 import type { AppendResult, EventMetadata, NewEvent, RecordedEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
-import { BatchedProjectionWriter } from '../src/infrastructure/projections/batched-writer';
+import { PageWriter } from '../src/infrastructure/projections/page-writer';
 import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
 import type { Doc, ReadStore } from '../src/infrastructure/read-store/read-store.port';
@@ -48,7 +48,7 @@ import {
   type ContestWalletDoc,
   contestLeaderboardProjection,
   trackScoreId,
-} from '../src/projections/contest-leaderboard.projection';
+} from '../src/projections/contest/contest-leaderboard.projection';
 import { fixed, int, log, makeTempDir, now, progress, prng, ratio, removeTempDir, secondsSince } from './util';
 
 export interface ContestReadsOptions {
@@ -459,7 +459,7 @@ export async function runContestReads(options: ContestReadsOptions): Promise<Con
     log(
       `    at that rate a rebuild of the ${int(options.users)}-user log (${int(options.users + Math.max(options.awards, options.users))} events) ` +
         `would take ~${int(fullRebuildSeconds)} s, so the ${int(options.users)}-user read model is built by the checked fold instead; ` +
-        `applying the events through BatchedProjectionWriter directly is no faster (the cost is the projection's per-event document updates, not the runner)`,
+        `applying the events through the PageWriter directly is no faster (the cost is the projection's per-event document updates, not the runner)`,
     );
 
     // 3. the 100,000-user read model: same generator, folded, loaded into an in-memory EmbeddedReadStore
@@ -547,13 +547,13 @@ export async function runContestReads(options: ContestReadsOptions): Promise<Con
       });
       const start = now();
       for (const event of late) {
-        const writer = new BatchedProjectionWriter(store);
+        const writer = new PageWriter(store);
         await contestLeaderboardProjection.apply(event, writer);
-        await writer.flush();
+        await writer.commit();
       }
       lateRegistrationMs = (secondsSince(start) * 1000) / late.length;
       log(
-        `    context: one more UserRegistered applied (projection.apply + BatchedProjectionWriter) with ${int(counts.wallets)} wallets present: ` +
+        `    context: one more UserRegistered applied (projection.apply + PageWriter.commit) with ${int(counts.wallets)} wallets present: ` +
           `${ms(lateRegistrationMs)} ms each (${int(1000 / lateRegistrationMs)}/s): its updateMany({user_id}) on contest_wallets ` +
           `is answered by the {user_id} index`,
       );

@@ -43,7 +43,7 @@ import {
 import { UpcasterRegistry } from '../src/infrastructure/eventsourcing/upcasters';
 import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
 import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
-import { contestLeaderboardProjection } from '../src/projections/contest-leaderboard.projection';
+import { contestLeaderboardProjection } from '../src/projections/contest/contest-leaderboard.projection';
 import { fixed, int, log, makeTempDir, now, progress, ratio, removeTempDir, secondsSince, sleep, timedProgress } from './util';
 
 export interface ContestSagaOptions {

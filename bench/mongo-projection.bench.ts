@@ -6,7 +6,7 @@
  * `npm run projections:rebuild` does it, into
  *   (1) a fresh file-backed EmbeddedReadStore (the yardstick), and
  *   (2) a MongoReadStore on mongo-java-server (test/support/services), through
- *       the same BatchedProjectionWriter: one round of unordered bulkWrites
+ *       the same PageWriter and ReadStore.commit: per page, one find and one unordered bulkWrite
  *       per page of events, then the checkpoint.
  * A small separate log is rebuilt into both first, untimed (the server's JVM
  * starts cold). Both read models are then compared document by document.
@@ -23,7 +23,7 @@ import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/emb
 import { MongoReadStore } from '../src/infrastructure/read-store/mongodb/mongo-read-store';
 import type { Doc, ReadStore } from '../src/infrastructure/read-store/read-store.port';
 import { ALL_PROJECTIONS } from '../src/projections';
-import { USERS, usersProjection } from '../src/projections/users.projection';
+import { USERS, usersProjection } from '../src/projections/accounts/users.projection';
 import { countUsers, generate } from './replay.bench';
 import { describeFailure, isCached, startMongo } from './services';
 import { fixed, heading, int, log, makeTempDir, now, progress, ratio, removeTempDir, secondsSince } from './util';

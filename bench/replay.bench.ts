@@ -17,7 +17,7 @@ import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlit
 import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
 import { ALL_PROJECTIONS } from '../src/projections';
-import { USERS, usersProjection } from '../src/projections/users.projection';
+import { USERS, usersProjection } from '../src/projections/accounts/users.projection';
 import { fixed, heading, int, log, makeTempDir, now, progress, prng, ratio, removeTempDir, secondsSince } from './util';
 
 export interface ReplayBenchOptions {

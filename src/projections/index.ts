@@ -1,21 +1,21 @@
 /** Every read model of the service: what the app runs and what `projections:rebuild` can rebuild. */
 import type { ProjectionDefinition } from '../infrastructure/projections/projection';
-import { accountStatsProjection } from './account-stats.projection';
-import { apiKeysProjection } from './api-keys.projection';
+import { accountStatsProjection } from './accounts/account-stats.projection';
+import { apiKeysProjection } from './accounts/api-keys.projection';
+import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
+import { usersProjection } from './accounts/users.projection';
+import { chatSpendProjection } from './chat/chat-spend.projection';
+import { scheduledPromptsProjection } from './chat/scheduled-prompts.projection';
 import { computeEscrowsProjection } from './compute-escrows.projection';
-import { computeProviderProjection } from './compute-provider.projection';
-import { computeSettingsProjection } from './compute-settings.projection';
-import { chatSpendProjection } from './chat-spend.projection';
-import { contestLeaderboardProjection } from './contest-leaderboard.projection';
-import { encounterInboxProjection } from './encounter-inbox.projection';
-import { encounterMatchesProjection } from './encounter-matches.projection';
-import { encounterProfilesProjection } from './encounter-profiles.projection';
-import { goalsProjection } from './goals.projection';
-import { revenueProjection } from './revenue.projection';
+import { computeProviderProjection } from './compute/compute-provider.projection';
+import { computeSettingsProjection } from './compute/compute-settings.projection';
+import { revenueProjection } from './compute/revenue.projection';
+import { contestLeaderboardProjection } from './contest/contest-leaderboard.projection';
+import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
+import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
+import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { goalsProjection } from './goals/goals.projection';
 import { tradingProjection } from './trading.projection';
-import { revokedTokensProjection } from './revoked-tokens.projection';
-import { scheduledPromptsProjection } from './scheduled-prompts.projection';
-import { usersProjection } from './users.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,

@@ -14,7 +14,7 @@ import {
   CONTEST_TRACK_SCORES,
   CONTEST_WALLETS,
   contestLeaderboardProjection,
-} from '../../src/projections/contest-leaderboard.projection';
+} from '../../src/projections/contest/contest-leaderboard.projection';
 import { adapterEnv } from '../support/adapters';
 import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
 

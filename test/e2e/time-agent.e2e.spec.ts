@@ -9,7 +9,7 @@ import { conversationStreamId } from '../../src/aggregates/chat/chat.events';
 import { scheduledPromptStreamId } from '../../src/aggregates/chat/scheduled-prompt';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { SCHEDULED_PROMPTS } from '../../src/projections/scheduled-prompts.projection';
+import { SCHEDULED_PROMPTS } from '../../src/projections/chat/scheduled-prompts.projection';
 import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
 
 jest.setTimeout(60_000);

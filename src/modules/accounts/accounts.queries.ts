@@ -1,10 +1,10 @@
 /** Read-model lookups the accounts module needs. Filters are built from typed values only. */
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { ACCOUNT_STATS, ACCOUNT_STATS_ID, type AccountStatsDoc } from '../../projections/account-stats.projection';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys.projection';
-import { REVOKED_TOKENS } from '../../projections/revoked-tokens.projection';
-import { USERS, type UserDoc } from '../../projections/users.projection';
+import { ACCOUNT_STATS, ACCOUNT_STATS_ID, type AccountStatsDoc } from '../../projections/accounts/account-stats.projection';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/accounts/api-keys.projection';
+import { REVOKED_TOKENS } from '../../projections/accounts/revoked-tokens.projection';
+import { USERS, type UserDoc } from '../../projections/accounts/users.projection';
 
 @Injectable()
 export class AccountsQueries {

@@ -1,5 +1,5 @@
 /** The user record as clients see it (social API User shape, reduced to what accounts know). */
-import type { UserDoc } from '../../projections/users.projection';
+import type { UserDoc } from '../../projections/accounts/users.projection';
 
 export interface UserView {
   id: string;

@@ -1,7 +1,7 @@
 /** Reads of the chat context: today's spend of a user (budget gate). */
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { CHAT_SPEND, type ChatSpendDoc, chatSpendId } from '../../projections/chat-spend.projection';
+import { CHAT_SPEND, type ChatSpendDoc, chatSpendId } from '../../projections/chat/chat-spend.projection';
 
 @Injectable()
 export class ChatQueries {

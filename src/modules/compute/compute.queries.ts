@@ -6,9 +6,9 @@ import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.c
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { COMPUTE_ESCROWS, type ComputeEscrowDoc } from '../../projections/compute-escrows.projection';
-import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../projections/compute-provider.projection';
-import { COMPUTE_SETTINGS, type ComputeSettingsDoc } from '../../projections/compute-settings.projection';
-import { REVENUE_DAILY, type RevenueDailyDoc } from '../../projections/revenue.projection';
+import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../projections/compute/compute-provider.projection';
+import { COMPUTE_SETTINGS, type ComputeSettingsDoc } from '../../projections/compute/compute-settings.projection';
+import { REVENUE_DAILY, type RevenueDailyDoc } from '../../projections/compute/revenue.projection';
 import { TRADING_PORTFOLIOS, type TradingPortfolioDoc } from '../../projections/trading.projection';
 import { contribution, type MergedComputeSettings, mergeComputeSettings, type ValueSource } from './compute-view';
 import { PEER_NODES, type PeerNodeDoc } from './peer-gossip';

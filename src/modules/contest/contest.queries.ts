@@ -7,7 +7,7 @@ import {
   CONTEST_WALLETS,
   type ContestTrackScoreDoc,
   type ContestWalletDoc,
-} from '../../projections/contest-leaderboard.projection';
+} from '../../projections/contest/contest-leaderboard.projection';
 
 export interface LeaderboardEntry {
   rank: number;

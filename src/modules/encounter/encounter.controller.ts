@@ -40,7 +40,7 @@ import {
 import { EncounterQueries } from './encounter.queries';
 import { IcebreakerDrafting } from './icebreaker-drafting';
 import type { MatchView } from '../../aggregates/encounter/encounter-messages';
-import type { MapPin } from '../../projections/encounter-matches.projection';
+import type { MapPin } from '../../projections/encounter/encounter-matches.projection';
 
 @Controller(['api/social/encounter', 'social/encounter'])
 @Authenticated()

@@ -18,12 +18,12 @@ import {
   matchesOfUser,
   toMapPin,
   toMatchView,
-} from '../../projections/encounter-matches.projection';
+} from '../../projections/encounter/encounter-matches.projection';
 import {
   byCurrentPubkeyDigest,
   ENCOUNTER_PROFILES,
   type EncounterProfileDoc,
-} from '../../projections/encounter-profiles.projection';
+} from '../../projections/encounter/encounter-profiles.projection';
 
 const MATCH_ID = /^match_[A-Za-z0-9]{1,64}$/;
 

@@ -3,7 +3,7 @@ import type { LanguageModel, LlmCompletion } from '../../infrastructure/llm/llm.
 import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
 import { fitPlan, planGoal, PLANNER_INSTRUCTIONS } from './goal-planner';
 import { sweepActions } from './goal-timeouts';
-import type { GoalDoc } from '../../projections/goals.projection';
+import type { GoalDoc } from '../../projections/goals/goals.projection';
 
 function model(answer: string | Error, source: 'model' | 'offline' = 'model') {
   const requests: unknown[] = [];

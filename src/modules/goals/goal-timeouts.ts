@@ -15,7 +15,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import type { GoalDoc } from '../../projections/goals.projection';
+import type { GoalDoc } from '../../projections/goals/goals.projection';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../hive/hive-options';
 import { DispatchSubtasks, ExpireSubtasks } from './goals.commands';
 import { GoalsQueries } from './goals.queries';

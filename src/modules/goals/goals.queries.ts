@@ -1,7 +1,7 @@
 /** Read-model lookups of the goals context (the `goals` collection of goals.projection.ts). */
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { type GoalDoc, GOALS } from '../../projections/goals.projection';
+import { type GoalDoc, GOALS } from '../../projections/goals/goals.projection';
 
 export interface GoalSubtaskView {
   subtask_id: string;

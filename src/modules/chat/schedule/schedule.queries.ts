@@ -1,7 +1,7 @@
 /** The status of a scheduled prompt, from the `scheduled_prompts` read model. */
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, type ScheduledPromptDocStatus } from '../../../projections/scheduled-prompts.projection';
+import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, type ScheduledPromptDocStatus } from '../../../projections/chat/scheduled-prompts.projection';
 
 const SCHEDULE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 

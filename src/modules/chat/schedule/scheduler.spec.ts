@@ -16,7 +16,7 @@ import { ProjectionRegistry } from '../../../infrastructure/projections/projecti
 import { ProjectionEngine } from '../../../infrastructure/projections/projection-engine';
 import { ReadYourWrites } from '../../../infrastructure/projections/read-your-writes';
 import { EmbeddedReadStore } from '../../../infrastructure/read-store/embedded/embedded-read-store';
-import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection } from '../../../projections/scheduled-prompts.projection';
+import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection } from '../../../projections/chat/scheduled-prompts.projection';
 import { CommandExecutor } from '../../common/command-executor';
 import { ChatPipeline, type ChatReply, type ChatRequest } from '../chat-pipeline';
 import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings, scheduleSettingsOf } from './schedule-settings';

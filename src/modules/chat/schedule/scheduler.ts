@@ -34,7 +34,7 @@ import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '../../
 import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
 import { waitAtMost } from '../../../infrastructure/wait-at-most';
-import { SCHEDULED_PROMPTS, type ScheduledPromptDoc } from '../../../projections/scheduled-prompts.projection';
+import { SCHEDULED_PROMPTS, type ScheduledPromptDoc } from '../../../projections/chat/scheduled-prompts.projection';
 import { CommandExecutor, type CommandContext } from '../../common/command-executor';
 import { ChatPipeline } from '../chat-pipeline';
 import { SCHEDULE_SETTINGS, type ScheduleSettings } from './schedule-settings';

@@ -25,7 +25,7 @@ import { CheckpointedSubscription } from '../../../infrastructure/eventsourcing/
 import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
 import { waitAtMost } from '../../../infrastructure/wait-at-most';
-import { MESSAGE_EVENT_TYPES } from '../../../projections/encounter-inbox.projection';
+import { MESSAGE_EVENT_TYPES } from '../../../projections/encounter/encounter-inbox.projection';
 import type { EncounterBusValue } from './sse';
 
 export const ENCOUNTER_NOTIFIER_CHECKPOINT = 'encounterNotifier';

@@ -31,7 +31,7 @@ import {
   ENCOUNTER_INBOX_PROJECTION,
   type EncounterInboxDoc,
   inboxAfter,
-} from '../../../projections/encounter-inbox.projection';
+} from '../../../projections/encounter/encounter-inbox.projection';
 import type { EncounterBusValue, StreamMessage } from './sse';
 
 const BASE_TOPICS: readonly EncounterTopic[] = Object.values(ENCOUNTER_TOPICS);

@@ -11,7 +11,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { Clock } from '../../../infrastructure/clock';
 import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
 import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { ENCOUNTER_INBOX } from '../../../projections/encounter-inbox.projection';
+import { ENCOUNTER_INBOX } from '../../../projections/encounter/encounter-inbox.projection';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;

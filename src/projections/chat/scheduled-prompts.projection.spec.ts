@@ -1,11 +1,6 @@
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection as projection } from './scheduled-prompts.projection';
-import { applyAll, recorded as recordedEvent } from '../../test/support/projection-kit';
-
-const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
-const recorded = (type: string, data: Record<string, unknown>): RecordedEvent =>
-  recordedEvent(type, data, undefined, `scheduledPrompt-${String(data.schedule_id)}`);
 
 const scheduled = (id: string, runAt = '2026-04-10T12:00:00.000Z') =>
   recorded('PromptScheduled', {
@@ -27,13 +22,13 @@ const failed = (id: string, attempt: number, willRetry: boolean, retryAt: string
 const doc = (store: EmbeddedReadStore, id: string) => store.collection<ScheduledPromptDoc>(SCHEDULED_PROMPTS).findOne({ _id: id });
 
 describe('scheduledPrompts projection', () => {
-  it('declares the {status, run_at} index', () => {
+  it('given its definition, then it declares the {status, run_at} index the scheduler polls on', () => {
     expect(projection.indexes).toContainEqual({ collection: SCHEDULED_PROMPTS, spec: { keys: { status: 1, run_at: 1 } } });
   });
 
   it('given a schedule, then a pending document without the prompt text', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, scheduled('s1'));
+    await applyAll(projection, store, scheduled('s1'));
     const d = await doc(store, 's1');
     expect(d).toMatchObject({
       schedule_id: 's1',
@@ -48,17 +43,21 @@ describe('scheduledPrompts projection', () => {
     expect(JSON.stringify(d)).not.toContain('secret-free prompt');
   });
 
-  it('given a claim and a completion, then running with the lease, then completed with the excerpt', async () => {
+  it('given a schedule and a claim, then running with the lease', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, scheduled('s2'), claimed('s2', 1, '2026-04-10T12:01:00.000Z'));
+    await applyAll(projection, store, scheduled('s2'), claimed('s2', 1, '2026-04-10T12:01:00.000Z'));
     expect(await doc(store, 's2')).toMatchObject({ status: 'running', attempts: 1, node_id: 'n1', lease_until: '2026-04-10T12:01:00.000Z' });
-    await apply(store, completed('s2'));
+  });
+
+  it('given a claim then a completion, then completed with the excerpt and no lease', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    await applyAll(projection, store, scheduled('s2'), claimed('s2', 1, '2026-04-10T12:01:00.000Z'), completed('s2'));
     expect(await doc(store, 's2')).toMatchObject({ status: 'completed', lease_until: null, message_id: 's2', response_excerpt: 'the answer' });
   });
 
-  it('given a failure with a retry, then pending again, due at retry_at; a final failure, then failed', async () => {
+  it('given a failure with a retry, then pending again, due at retry_at', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, scheduled('s3'), claimed('s3', 1, '2026-04-10T12:01:00.000Z'), failed('s3', 1, true, '2026-04-10T12:00:15.000Z'));
+    await applyAll(projection, store, scheduled('s3'), claimed('s3', 1, '2026-04-10T12:01:00.000Z'), failed('s3', 1, true, '2026-04-10T12:00:15.000Z'));
     expect(await doc(store, 's3')).toMatchObject({
       status: 'pending',
       run_at: '2026-04-10T12:00:00.000Z',
@@ -67,25 +66,38 @@ describe('scheduledPrompts projection', () => {
       attempts: 1,
       last_error: 'boom',
     });
-    await apply(store, claimed('s3', 2, '2026-04-10T12:02:00.000Z'), failed('s3', 2, false, null));
+  });
+
+  it('given a retried failure then a final one, then failed, still due at the last retry_at', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    await applyAll(
+      projection,
+      store,
+      scheduled('s3'),
+      claimed('s3', 1, '2026-04-10T12:01:00.000Z'),
+      failed('s3', 1, true, '2026-04-10T12:00:15.000Z'),
+      claimed('s3', 2, '2026-04-10T12:02:00.000Z'),
+      failed('s3', 2, false, null),
+    );
     expect(await doc(store, 's3')).toMatchObject({ status: 'failed', attempts: 2, due_at: '2026-04-10T12:00:15.000Z' });
   });
 
-  it('given the same events redelivered (or replayed out of a batch), then the document does not go back', async () => {
+  it('given a completed prompt, when its events are redelivered (or replayed out of a batch), then the document does not go back', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const s = scheduled('s4');
     const c = claimed('s4', 1, '2026-04-10T12:01:00.000Z');
     const done = completed('s4');
-    await apply(store, s, c, done);
-    await apply(store, s, c);
-    await apply(store, c, done);
+    await applyAll(projection, store, s, c, done);
+    await applyAll(projection, store, s, c);
+    await applyAll(projection, store, c, done);
     expect(await doc(store, 's4')).toMatchObject({ status: 'completed', attempts: 1 });
     expect(await store.collection(SCHEDULED_PROMPTS).countDocuments({})).toBe(1);
   });
 
-  it('answers the scheduler: due pending prompts and running ones whose lease expired', async () => {
+  it('given due, later, expired and held prompts, when the scheduler polls, then it finds the due pending one and the expired lease', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(
+    await applyAll(
+      projection,
       store,
       scheduled('due', '2026-04-10T12:00:00.000Z'),
       scheduled('later', '2026-04-10T13:00:00.000Z'),

@@ -15,12 +15,11 @@
  * Fields a given event does not speak about are filled by $setOnInsert only,
  * never in the same update's $set (a path may appear in one operator only).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { DEFAULT_AVATAR_STYLE } from '../aggregates/encounter/encounter-limits';
-import type { DiscoverableEvent, PubkeyEvent } from '../aggregates/encounter/encounter.events';
-import { applyOnce } from './support/apply-once';
+import { DEFAULT_AVATAR_STYLE } from '../../aggregates/encounter/encounter-limits';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
+import { defineProjection, type RecordedOf } from '../support/define-projection';
 
 export const ENCOUNTER_PROFILES = 'encounter_profiles';
 
@@ -61,45 +60,40 @@ export function byCurrentPubkeyDigest(digest: string): { current_pubkey_digest: 
   return { current_pubkey_digest: String(digest) };
 }
 
-export const encounterProfilesProjection: ProjectionDefinition = {
+/** A toggle sets the preference as the event states it. */
+function toggled(event: RecordedOf<'DiscoverableEnabled' | 'DiscoverableDisabled'>, writer: ProjectionWriter): void {
+  const d = event.data;
+  const set: Record<string, unknown> = {
+    user_id: d.user_id,
+    enabled: event.type === 'DiscoverableEnabled',
+    expires_at: event.type === 'DiscoverableEnabled' ? event.data.expires_at : null,
+    age_claim_18: d.age_claim_18,
+    face_visible: d.face_visible,
+    avatar_style: d.avatar_style,
+    vibe_tags: d.vibe_tags,
+    toggle_count_24h: d.toggle_count_24h,
+    toggle_window_start: d.toggle_window_start,
+    last_toggle_at: d.last_toggle_at,
+  };
+  const onInsert: Record<string, unknown> = { current_pubkey_digest: null, pubkey_registered_at: null };
+  // enabled_at is when the user last enabled: a disable keeps it
+  if (event.type === 'DiscoverableEnabled') set.enabled_at = event.data.enabled_at;
+  else onInsert.enabled_at = null;
+  applyOnce(writer, ENCOUNTER_PROFILES, d.user_id, event, { $set: set, $setOnInsert: onInsert });
+}
+
+export const encounterProfilesProjection = defineProjection({
   name: 'encounterProfiles',
   version: 1,
-  eventTypes: ['DiscoverableEnabled', 'DiscoverableDisabled', 'PubkeyRegistered'],
   collections: [ENCOUNTER_PROFILES],
   indexes: [{ collection: ENCOUNTER_PROFILES, spec: { keys: { current_pubkey_digest: 1 } } }],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const e = event as RecordedEvent & (DiscoverableEvent | PubkeyEvent);
-    switch (e.type) {
-      case 'DiscoverableEnabled':
-      case 'DiscoverableDisabled': {
-        const d = e.data;
-        const set: Record<string, unknown> = {
-          user_id: d.user_id,
-          enabled: e.type === 'DiscoverableEnabled',
-          expires_at: e.type === 'DiscoverableEnabled' ? e.data.expires_at : null,
-          age_claim_18: d.age_claim_18,
-          face_visible: d.face_visible,
-          avatar_style: d.avatar_style,
-          vibe_tags: d.vibe_tags,
-          toggle_count_24h: d.toggle_count_24h,
-          toggle_window_start: d.toggle_window_start,
-          last_toggle_at: d.last_toggle_at,
-        };
-        const onInsert: Record<string, unknown> = { current_pubkey_digest: null, pubkey_registered_at: null };
-        // enabled_at is when the user last enabled: a disable keeps it
-        if (e.type === 'DiscoverableEnabled') set.enabled_at = e.data.enabled_at;
-        else onInsert.enabled_at = null;
-        applyOnce(writer, ENCOUNTER_PROFILES, d.user_id, event, { $set: set, $setOnInsert: onInsert });
-        return;
-      }
-      case 'PubkeyRegistered':
-        applyOnce(writer, ENCOUNTER_PROFILES, e.data.user_id, event, {
-          $set: { user_id: e.data.user_id, current_pubkey_digest: e.data.pubkey_digest, pubkey_registered_at: e.data.registered_at },
-          $setOnInsert: { ...DEFAULT_PREFERENCE, vibe_tags: [] },
-        });
-        return;
-      default:
-        return;
-    }
+  on: {
+    DiscoverableEnabled: toggled,
+    DiscoverableDisabled: toggled,
+    PubkeyRegistered: (event, writer) =>
+      applyOnce(writer, ENCOUNTER_PROFILES, event.data.user_id, event, {
+        $set: { user_id: event.data.user_id, current_pubkey_digest: event.data.pubkey_digest, pubkey_registered_at: event.data.registered_at },
+        $setOnInsert: { ...DEFAULT_PREFERENCE, vibe_tags: [] },
+      }),
   },
-};
+});

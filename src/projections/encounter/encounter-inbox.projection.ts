@@ -9,11 +9,10 @@
  * a pure function of the event, so a replay rewrites the same document
  * (an idempotent upsert by id, no position guard needed).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
-import { encounterMessagesFor, type EncounterTopic, userTopic } from '../aggregates/encounter/encounter-messages';
-import type { EncounterEvent } from '../aggregates/encounter/encounter.events';
+import { encounterMessagesFor, type EncounterTopic, userTopic } from '../../aggregates/encounter/encounter-messages';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
+import { defineProjection, type ProjectionHandler, type RecordedOf } from '../support/define-projection';
 
 export const ENCOUNTER_INBOX = 'encounter_inbox';
 export const ENCOUNTER_INBOX_PROJECTION = 'encounterInbox';
@@ -32,22 +31,15 @@ export interface EncounterInboxDoc extends Doc {
 }
 
 /** The event types that send messages (encounterMessagesFor returns [] for the others). */
-export const MESSAGE_EVENT_TYPES = [
-  'MatchBound',
-  'IcebreakerSent',
-  'IcebreakerDeclined',
-  'SightingRecorded',
-  'SwipeLiked',
-  'SwipeDisliked',
-] as const;
+type MessageEventType = 'MatchBound' | 'IcebreakerSent' | 'IcebreakerDeclined' | 'SightingRecorded' | 'SwipeLiked' | 'SwipeDisliked';
 
 export function inboxId(userId: string, position: number): string {
   return `${userId}:${position}`;
 }
 
 /** The inbox documents of one recorded event. */
-export function inboxDocsOf(event: RecordedEvent): EncounterInboxDoc[] {
-  return encounterMessagesFor(event as unknown as EncounterEvent).map((m) => ({
+export function inboxDocsOf(event: RecordedOf<MessageEventType>): EncounterInboxDoc[] {
+  return encounterMessagesFor(event).map((m) => ({
     _id: inboxId(m.userId, event.position),
     user_id: m.userId,
     position: event.position,
@@ -66,16 +58,27 @@ export function inboxAfter(userId: string, position: number, limit: number): { f
   };
 }
 
-export const encounterInboxProjection: ProjectionDefinition = {
+function deliver(event: RecordedOf<MessageEventType>, writer: ProjectionWriter): void {
+  for (const doc of inboxDocsOf(event)) {
+    const { _id, ...fields } = doc;
+    writer.write(ENCOUNTER_INBOX, { updateOne: { filter: { _id }, update: { $set: fields }, upsert: true } });
+  }
+}
+
+export const encounterInboxProjection = defineProjection({
   name: ENCOUNTER_INBOX_PROJECTION,
   version: 1,
-  eventTypes: MESSAGE_EVENT_TYPES,
   collections: [ENCOUNTER_INBOX],
   indexes: [{ collection: ENCOUNTER_INBOX, spec: { keys: { user_id: 1, position: 1 } } }],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    for (const doc of inboxDocsOf(event)) {
-      const { _id, ...fields } = doc;
-      writer.write(ENCOUNTER_INBOX, { updateOne: { filter: { _id }, update: { $set: fields }, upsert: true } });
-    }
-  },
-};
+  on: {
+    MatchBound: deliver,
+    IcebreakerSent: deliver,
+    IcebreakerDeclined: deliver,
+    SightingRecorded: deliver,
+    SwipeLiked: deliver,
+    SwipeDisliked: deliver,
+  } satisfies { [T in MessageEventType]: ProjectionHandler<T> },
+});
+
+/** The event types that send messages: the ones the inbox applies. */
+export const MESSAGE_EVENT_TYPES: readonly string[] = encounterInboxProjection.eventTypes;

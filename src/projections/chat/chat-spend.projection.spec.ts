@@ -1,9 +1,9 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import { applyAll, recorded } from '../../test/support/projection-kit';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 import { CHAT_SPEND, type ChatSpendDoc, chatSpendId, chatSpendProjection as projection } from './chat-spend.projection';
 
 const charged = (user: string, cost: number, at: string) =>
-  recorded('UsageCharged', { message_id: `m-${cost}`, user_id: user, prompt_id: 'p', model: 'm', cost_micro_usd: cost, charged_at: at }, at);
+  recorded('UsageCharged', { message_id: `m-${cost}`, user_id: user, prompt_id: 'p', model: 'm', cost_micro_usd: cost, charged_at: at }, { at });
 
 describe('chatSpend projection', () => {
   it('given charges on two days, then each UTC day sums its own', async () => {
@@ -14,7 +14,7 @@ describe('chatSpend projection', () => {
     expect(await spend.findOne({ _id: chatSpendId('u1', '2026-11-23') })).toMatchObject({ cost_micro_usd: 7, responses: 1 });
   });
 
-  it('given the same charges replayed, then nothing is counted twice', async () => {
+  it('given charges, when they are replayed, then nothing is counted twice', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const events = [charged('u2', 100, '2026-11-22T10:00:00.000Z'), charged('u2', 200, '2026-11-22T11:00:00.000Z')];
     await applyAll(projection, store, ...events);

@@ -1,5 +1,4 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import {
   ENCOUNTER_MATCH_VIEWS,
   ENCOUNTER_MATCHES,
@@ -10,12 +9,11 @@ import {
   toMapPin,
   toMatchView,
 } from './encounter-matches.projection';
-import { applyAll, recorded } from '../../test/support/projection-kit';
+import type { Icebreaker, IcebreakerStatus } from '../../aggregates/encounter/encounter.events';
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 
-const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
-
-const pending = { status: 'pending', text: null, sent_at: null, decline_reason: null };
-function bound(matchId: string, a: string, b: string, opts: { at: string; first?: string; count?: number; lat?: number | null; statuses?: [string, string] }) {
+const pending: Icebreaker = { status: 'pending', text: null, sent_at: null, decline_reason: null };
+function bound(matchId: string, a: string, b: string, opts: { at: string; first?: string; count?: number; lat?: number | null; statuses?: [IcebreakerStatus, IcebreakerStatus] }) {
   return recorded('MatchBound', {
     match_id: matchId,
     context_type: 'ble',
@@ -36,20 +34,21 @@ function bound(matchId: string, a: string, b: string, opts: { at: string; first?
     map_pin_visible: true,
   });
 }
-const sent = { status: 'sent', text: 'hi there', sent_at: 1775779200, decline_reason: null };
-const declined = { status: 'declined', text: null, sent_at: null, decline_reason: 'busy' };
-function icebreaker(type: 'IcebreakerSent' | 'IcebreakerDeclined', matchId: string, a: string, b: string, side: 'a' | 'b', ia: object, ib: object) {
-  return recorded(type, {
-    match_id: matchId,
-    user_a_id: a,
-    user_b_id: b,
-    side,
-    user_id: side === 'a' ? a : b,
-    icebreaker_a: ia,
-    icebreaker_b: ib,
-    ...(type === 'IcebreakerSent' ? { text: 'hi there', sent_at: '2026-04-10T00:00:00.000Z' } : { reason: 'busy', declined_at: '2026-04-10T00:00:00.000Z' }),
-  });
-}
+const sent: Icebreaker = { status: 'sent', text: 'hi there', sent_at: 1775779200, decline_reason: null };
+const declined: Icebreaker = { status: 'declined', text: null, sent_at: null, decline_reason: 'busy' };
+const change = (matchId: string, a: string, b: string, side: 'a' | 'b', ia: Icebreaker, ib: Icebreaker) => ({
+  match_id: matchId,
+  user_a_id: a,
+  user_b_id: b,
+  side,
+  user_id: side === 'a' ? a : b,
+  icebreaker_a: ia,
+  icebreaker_b: ib,
+});
+const sentBy = (matchId: string, a: string, b: string, side: 'a' | 'b', ia: Icebreaker, ib: Icebreaker) =>
+  recorded('IcebreakerSent', { ...change(matchId, a, b, side, ia, ib), text: 'hi there', sent_at: '2026-04-10T00:00:00.000Z' });
+const declinedBy = (matchId: string, a: string, b: string, side: 'a' | 'b', ia: Icebreaker, ib: Icebreaker) =>
+  recorded('IcebreakerDeclined', { ...change(matchId, a, b, side, ia, ib), reason: 'busy', declined_at: '2026-04-10T00:00:00.000Z' });
 
 const views = (store: EmbeddedReadStore) => store.collection<EncounterMatchViewDoc>(ENCOUNTER_MATCH_VIEWS);
 async function matchesOf(store: EmbeddedReadStore, user: string) {
@@ -64,7 +63,7 @@ async function pinsOf(store: EmbeddedReadStore, user: string) {
 describe('encounterMatches projection', () => {
   it('given a match, then one match row with pending sides and one view per user', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, bound('match_1', 'ua', 'ub', { at: '2026-04-10T00:00:00.000Z' }));
+    await applyAll(projection, store, bound('match_1', 'ua', 'ub', { at: '2026-04-10T00:00:00.000Z' }));
     expect(await store.collection(ENCOUNTER_MATCHES).findOne({ _id: 'match_1' })).toMatchObject({
       user_a_id: 'ua',
       user_b_id: 'ub',
@@ -98,11 +97,12 @@ describe('encounterMatches projection', () => {
 
   it('given icebreakers then a re-bind, then both sides follow the events and the re-bind keeps them', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(
+    await applyAll(
+      projection,
       store,
       bound('match_2', 'ua', 'ub', { at: '2026-04-10T00:00:00.000Z' }),
-      icebreaker('IcebreakerSent', 'match_2', 'ua', 'ub', 'a', sent, pending),
-      icebreaker('IcebreakerDeclined', 'match_2', 'ua', 'ub', 'b', sent, declined),
+      sentBy('match_2', 'ua', 'ub', 'a', sent, pending),
+      declinedBy('match_2', 'ua', 'ub', 'b', sent, declined),
       bound('match_2', 'ua', 'ub', { at: '2026-04-11T00:00:00.000Z', first: '2026-04-10T00:00:00.000Z', count: 2, statuses: ['sent', 'declined'] }),
     );
     expect(await store.collection(ENCOUNTER_MATCHES).findOne({ _id: 'match_2' })).toMatchObject({
@@ -119,7 +119,8 @@ describe('encounterMatches projection', () => {
 
   it('given several matches, then a user sees only theirs, latest first, and pins only those with coordinates', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(
+    await applyAll(
+      projection,
       store,
       bound('match_3', 'u1', 'u2', { at: '2026-04-10T00:00:00.000Z' }),
       bound('match_4', 'u1', 'u3', { at: '2026-04-12T00:00:00.000Z', lat: null }),
@@ -135,7 +136,7 @@ describe('encounterMatches projection', () => {
 
   it('given an icebreaker for an unknown match, then no half row is invented', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, icebreaker('IcebreakerSent', 'match_x', 'ua', 'ub', 'a', sent, pending));
+    await applyAll(projection, store, sentBy('match_x', 'ua', 'ub', 'a', sent, pending));
     expect(await store.collection(ENCOUNTER_MATCHES).countDocuments({})).toBe(0);
     expect(await store.collection(ENCOUNTER_MATCH_VIEWS).countDocuments({})).toBe(0);
   });
@@ -143,22 +144,22 @@ describe('encounterMatches projection', () => {
   it('given swipes, then nothing is written (a one-sided like is never observable)', async () => {
     const store = new EmbeddedReadStore({ file: null });
     expect(projection.eventTypes).not.toContain('SwipeLiked');
-    await apply(store, recorded('SwipeLiked', { sighting_id: 's', owner_user_id: 'ua', peer_user_id: 'ub', match_id: null }));
+    await applyAll(projection, store, recorded('SwipeLiked', { sighting_id: 's', owner_user_id: 'ua', peer_user_id: 'ub', sighted_at: 't', lat: null, lng: null, swiped_at: 't', match_id: null }));
     expect(await store.collection(ENCOUNTER_MATCHES).countDocuments({})).toBe(0);
     expect(await store.collection(ENCOUNTER_MATCH_VIEWS).countDocuments({})).toBe(0);
   });
 
-  it('given the events replayed and redelivered, then an older event never undoes a newer one', async () => {
+  it('given a match and an opener, when replayed and redelivered, then an older event never undoes a newer one', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const events = [
       bound('match_7', 'ua', 'ub', { at: '2026-04-10T00:00:00.000Z' }),
-      icebreaker('IcebreakerSent', 'match_7', 'ua', 'ub', 'a', sent, pending),
+      sentBy('match_7', 'ua', 'ub', 'a', sent, pending),
     ];
-    await apply(store, ...events);
+    await applyAll(projection, store, ...events);
     const row = await store.collection(ENCOUNTER_MATCHES).findOne({ _id: 'match_7' });
     const viewRows = await views(store).find({}, { sort: { _id: 1 } });
-    await apply(store, ...events);
-    await apply(store, events[0]);
+    await applyAll(projection, store, ...events);
+    await applyAll(projection, store, events[0]);
     expect(await store.collection(ENCOUNTER_MATCHES).findOne({ _id: 'match_7' })).toEqual(row);
     expect(await views(store).find({}, { sort: { _id: 1 } })).toEqual(viewRows);
     expect(row).toMatchObject({ payload: { icebreaker_a: sent } });

@@ -3,10 +3,10 @@
  * recovery-code hash, and for profile reads. Secrets other than the
  * recovery-code HMAC (used for lookup) are not copied here.
  */
-import type { ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc } from '../infrastructure/read-store/read-store.port';
-import { applyOnce } from './support/apply-once';
-import { defineProjection, type RecordedOf } from './support/define-projection';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
+import { defineProjection, type RecordedOf } from '../support/define-projection';
 
 export const USERS = 'users';
 

@@ -15,12 +15,12 @@
  * read model. Swipes never reach any read model, so a one-sided like cannot
  * be observed. Every update goes through applyOnce (replay-safe).
  */
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import type { ProjectionDefinition, ProjectionWriter } from '../infrastructure/projections/projection';
-import type { Doc, Filter, FindOptions } from '../infrastructure/read-store/read-store.port';
-import { matchViewOf, type MatchView } from '../aggregates/encounter/encounter-messages';
-import type { EncounterPairEvent, Icebreaker, IcebreakerStatus } from '../aggregates/encounter/encounter.events';
-import { applyOnce } from './support/apply-once';
+import { matchViewOf, type MatchView } from '../../aggregates/encounter/encounter-messages';
+import type { Icebreaker, IcebreakerStatus } from '../../aggregates/encounter/encounter.events';
+import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
+import { defineProjection, type RecordedOf } from '../support/define-projection';
 
 export const ENCOUNTER_MATCHES = 'encounter_matches';
 export const ENCOUNTER_MATCH_VIEWS = 'encounter_match_views';
@@ -93,72 +93,67 @@ export function toMapPin(doc: EncounterMatchViewDoc): MapPin {
   return { match_id: doc.match_id, lat: doc.lat as number, lng: doc.lng as number, matched_at: doc.matched_at };
 }
 
-export const encounterMatchesProjection: ProjectionDefinition = {
+/** An opener sent or declined: both sides as the event states them. */
+function icebreakerChanged(event: RecordedOf<'IcebreakerSent' | 'IcebreakerDeclined'>, writer: ProjectionWriter): void {
+  const d = event.data;
+  // no upsert: a match row exists before any opener (log order); never invent a half row
+  const noUpsert = { upsert: false };
+  applyOnce(
+    writer,
+    ENCOUNTER_MATCHES,
+    d.match_id,
+    event,
+    { $set: { 'payload.icebreaker_a': d.icebreaker_a, 'payload.icebreaker_b': d.icebreaker_b } },
+    noUpsert,
+  );
+  for (const userId of [d.user_a_id, d.user_b_id]) {
+    applyOnce(
+      writer,
+      ENCOUNTER_MATCH_VIEWS,
+      matchViewId(userId, d.match_id),
+      event,
+      { $set: { icebreaker_a_status: d.icebreaker_a.status, icebreaker_b_status: d.icebreaker_b.status } },
+      noUpsert,
+    );
+  }
+}
+
+export const encounterMatchesProjection = defineProjection({
   name: 'encounterMatches',
   version: 1,
-  eventTypes: ['MatchBound', 'IcebreakerSent', 'IcebreakerDeclined'],
   collections: [ENCOUNTER_MATCHES, ENCOUNTER_MATCH_VIEWS],
   indexes: [{ collection: ENCOUNTER_MATCH_VIEWS, spec: { keys: { user_id: 1, latest_at: -1 } } }],
-  apply(event: RecordedEvent, writer: ProjectionWriter): void {
-    const e = event as RecordedEvent & EncounterPairEvent;
-    switch (e.type) {
-      case 'MatchBound': {
-        const d = e.data;
-        applyOnce(writer, ENCOUNTER_MATCHES, d.match_id, event, {
-          $set: {
-            user_a_id: d.user_a_id,
-            user_b_id: d.user_b_id,
-            context_type: d.context_type,
-            context_id: d.context_id,
-            encounter_count: d.encounter_count,
-            bond_level: d.bond_level,
-            is_mutual_aware: d.is_mutual_aware,
-            lat: d.lat,
-            lng: d.lng,
-            first_at: d.first_at,
-            latest_at: d.latest_at,
-            'payload.map_pin_visible': d.map_pin_visible,
-          },
-          $setOnInsert: {
-            'payload.icebreaker_a': untouchedSide(d.icebreaker_a_status),
-            'payload.icebreaker_b': untouchedSide(d.icebreaker_b_status),
-          },
+  on: {
+    MatchBound: (event, writer) => {
+      const d = event.data;
+      applyOnce(writer, ENCOUNTER_MATCHES, d.match_id, event, {
+        $set: {
+          user_a_id: d.user_a_id,
+          user_b_id: d.user_b_id,
+          context_type: d.context_type,
+          context_id: d.context_id,
+          encounter_count: d.encounter_count,
+          bond_level: d.bond_level,
+          is_mutual_aware: d.is_mutual_aware,
+          lat: d.lat,
+          lng: d.lng,
+          first_at: d.first_at,
+          latest_at: d.latest_at,
+          'payload.map_pin_visible': d.map_pin_visible,
+        },
+        $setOnInsert: {
+          'payload.icebreaker_a': untouchedSide(d.icebreaker_a_status),
+          'payload.icebreaker_b': untouchedSide(d.icebreaker_b_status),
+        },
+      });
+      const view = matchViewOf(d);
+      for (const userId of [d.user_a_id, d.user_b_id]) {
+        applyOnce(writer, ENCOUNTER_MATCH_VIEWS, matchViewId(userId, d.match_id), event, {
+          $set: { user_id: userId, match_id: d.match_id, latest_at: d.latest_at, ...view },
         });
-        const view = matchViewOf(d);
-        for (const userId of [d.user_a_id, d.user_b_id]) {
-          applyOnce(writer, ENCOUNTER_MATCH_VIEWS, matchViewId(userId, d.match_id), event, {
-            $set: { user_id: userId, match_id: d.match_id, latest_at: d.latest_at, ...view },
-          });
-        }
-        return;
       }
-      case 'IcebreakerSent':
-      case 'IcebreakerDeclined': {
-        const d = e.data;
-        // no upsert: a match row exists before any opener (log order); never invent a half row
-        const noUpsert = { upsert: false };
-        applyOnce(
-          writer,
-          ENCOUNTER_MATCHES,
-          d.match_id,
-          event,
-          { $set: { 'payload.icebreaker_a': d.icebreaker_a, 'payload.icebreaker_b': d.icebreaker_b } },
-          noUpsert,
-        );
-        for (const userId of [d.user_a_id, d.user_b_id]) {
-          applyOnce(
-            writer,
-            ENCOUNTER_MATCH_VIEWS,
-            matchViewId(userId, d.match_id),
-            event,
-            { $set: { icebreaker_a_status: d.icebreaker_a.status, icebreaker_b_status: d.icebreaker_b.status } },
-            noUpsert,
-          );
-        }
-        return;
-      }
-      default:
-        return;
-    }
+    },
+    IcebreakerSent: icebreakerChanged,
+    IcebreakerDeclined: icebreakerChanged,
   },
-};
+});

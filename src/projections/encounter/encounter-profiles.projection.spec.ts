@@ -1,14 +1,11 @@
-import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import {
   byCurrentPubkeyDigest,
   ENCOUNTER_PROFILES,
   type EncounterProfileDoc,
   encounterProfilesProjection as projection,
 } from './encounter-profiles.projection';
-import { applyAll, recorded } from '../../test/support/projection-kit';
-
-const apply = (store: EmbeddedReadStore, ...events: RecordedEvent[]): Promise<void> => applyAll(projection, store, ...events);
+import { applyAll, recorded } from '../../../test/support/projection-kit';
 
 const profile = { age_claim_18: true, face_visible: true, avatar_style: 'pixel', vibe_tags: ['jazz', 'tea'] };
 const enabled = (user: string, at: string, count: number) =>
@@ -38,7 +35,7 @@ const docOf = (store: EmbeddedReadStore, id: string) => store.collection<Encount
 describe('encounterProfiles projection', () => {
   it('given a pubkey registration only, then the preference exists with the SPEC defaults and the digest', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, pubkey('u1', 'd1', '2026-04-10T00:00:01.000Z'));
+    await applyAll(projection, store, pubkey('u1', 'd1', '2026-04-10T00:00:01.000Z'));
     expect(await docOf(store, 'u1')).toMatchObject({
       user_id: 'u1',
       enabled: false,
@@ -56,9 +53,10 @@ describe('encounterProfiles projection', () => {
     });
   });
 
-  it('given enable then a pubkey, then the registration keeps the preference; the later key wins the lookup', async () => {
+  it('given enable then two pubkeys, then the registrations keep the preference and the later key is current', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(
+    await applyAll(
+      projection,
       store,
       enabled('u2', '2026-04-10T00:00:00.000Z', 1),
       pubkey('u2', 'old', '2026-04-10T00:00:02.000Z'),
@@ -74,6 +72,11 @@ describe('encounterProfiles projection', () => {
       current_pubkey_digest: 'new',
       pubkey_registered_at: '2026-04-10T00:15:00.000Z',
     });
+  });
+
+  it('given two pubkeys of one user, when looked up by digest, then only the later key finds the user', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    await applyAll(projection, store, pubkey('u2', 'old', '2026-04-10T00:00:02.000Z'), pubkey('u2', 'new', '2026-04-10T00:15:00.000Z'));
     const profiles = store.collection<EncounterProfileDoc>(ENCOUNTER_PROFILES);
     expect(await profiles.findOne(byCurrentPubkeyDigest('new'))).toMatchObject({ _id: 'u2' });
     expect(await profiles.findOne(byCurrentPubkeyDigest('old'))).toBeNull();
@@ -81,7 +84,7 @@ describe('encounterProfiles projection', () => {
 
   it('given enable then disable, then expires_at is null, enabled_at stays and the window follows the event', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, enabled('u3', '2026-04-10T00:00:00.000Z', 1), disabled('u3', '2026-04-10T01:00:00.000Z', 2));
+    await applyAll(projection, store, enabled('u3', '2026-04-10T00:00:00.000Z', 1), disabled('u3', '2026-04-10T01:00:00.000Z', 2));
     expect(await docOf(store, 'u3')).toMatchObject({
       enabled: false,
       enabled_at: '2026-04-10T00:00:00.000Z',
@@ -94,11 +97,11 @@ describe('encounterProfiles projection', () => {
 
   it('given a disable first (no prior doc), then enabled_at is null', async () => {
     const store = new EmbeddedReadStore({ file: null });
-    await apply(store, disabled('u4', '2026-04-10T01:00:00.000Z', 1));
+    await applyAll(projection, store, disabled('u4', '2026-04-10T01:00:00.000Z', 1));
     expect(await docOf(store, 'u4')).toMatchObject({ enabled: false, enabled_at: null, expires_at: null, toggle_count_24h: 1 });
   });
 
-  it('given the events replayed and redelivered, then an older event never overwrites a newer state', async () => {
+  it('given toggles and keys, when replayed and redelivered, then an older event never overwrites a newer state', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const events = [
       enabled('u5', '2026-04-10T00:00:00.000Z', 1),
@@ -106,10 +109,10 @@ describe('encounterProfiles projection', () => {
       disabled('u5', '2026-04-10T02:00:00.000Z', 2),
       pubkey('u5', 'k2', '2026-04-10T02:00:01.000Z'),
     ];
-    await apply(store, ...events);
+    await applyAll(projection, store, ...events);
     const once = await docOf(store, 'u5');
-    await apply(store, ...events);
-    await apply(store, events[0], events[1]);
+    await applyAll(projection, store, ...events);
+    await applyAll(projection, store, events[0], events[1]);
     expect(await docOf(store, 'u5')).toEqual(once);
     expect(once).toMatchObject({ enabled: false, current_pubkey_digest: 'k2', toggle_count_24h: 2 });
   });
