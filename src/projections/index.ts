@@ -2,7 +2,6 @@
 import type { ProjectionDefinition } from '../infrastructure/projections/projection';
 import { accountStatsProjection } from './account-stats.projection';
 import { apiKeysProjection } from './api-keys.projection';
-import { computeEscrowsProjection } from './compute-escrows.projection';
 import { computeProviderProjection } from './compute-provider.projection';
 import { computeSettingsProjection } from './compute-settings.projection';
 import { chatSpendProjection } from './chat-spend.projection';
@@ -12,7 +11,6 @@ import { encounterMatchesProjection } from './encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter-profiles.projection';
 import { goalsProjection } from './goals.projection';
 import { revenueProjection } from './revenue.projection';
-import { tradingProjection } from './trading.projection';
 import { revokedTokensProjection } from './revoked-tokens.projection';
 import { scheduledPromptsProjection } from './scheduled-prompts.projection';
 import { usersProjection } from './users.projection';
@@ -26,8 +24,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   computeSettingsProjection,
   computeProviderProjection,
   revenueProjection,
-  tradingProjection,
-  computeEscrowsProjection,
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,

@@ -5,11 +5,9 @@ import { centsToUnits, splitRevenue } from '../../aggregates/compute/revenue-spl
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { COMPUTE_ESCROWS, type ComputeEscrowDoc } from '../../projections/compute-escrows.projection';
 import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../projections/compute-provider.projection';
 import { COMPUTE_SETTINGS, type ComputeSettingsDoc } from '../../projections/compute-settings.projection';
 import { REVENUE_DAILY, type RevenueDailyDoc } from '../../projections/revenue.projection';
-import { TRADING_PORTFOLIOS, type TradingPortfolioDoc } from '../../projections/trading.projection';
 import { contribution, type MergedComputeSettings, mergeComputeSettings, type ValueSource } from './compute-view';
 import { PEER_NODES, type PeerNodeDoc } from './peer-gossip';
 
@@ -117,8 +115,6 @@ export class ComputeQueries {
     const hosting = sum('hosting_payout_cents');
     const gross = api + ad + hosting;
     const split = splitRevenue(gross);
-    const portfolios = await this.store.collection<TradingPortfolioDoc>(TRADING_PORTFOLIOS).find({}, { sort: { _id: 1 } });
-    const escrows = await this.store.collection<ComputeEscrowDoc>(COMPUTE_ESCROWS).find({ status: 'active' });
     return {
       revenue: {
         period_days: periodDays,
@@ -130,14 +126,9 @@ export class ComputeQueries {
         infra_pool_share: centsToUnits(split.infra_pool_cents),
         central_share: centsToUnits(split.central_cents),
       },
-      trading: {
-        portfolios: portfolios.map((p) => ({ portfolio_id: p.portfolio_id, owner_id: p.owner_id ?? null, name: p.name ?? null, pnl: p.pnl ?? 0 })),
-        total_pnl: portfolios.reduce((total, p) => total + (p.pnl ?? 0), 0),
-      },
-      compute_borrowing: {
-        active_escrows: escrows.length,
-        total_spark_escrowed: escrows.reduce((total, e) => total + (e.spark_amount ?? 0), 0),
-      },
+      // No subsystem records portfolios or escrows yet: these blocks are empty by construction.
+      trading: { portfolios: [], total_pnl: 0 },
+      compute_borrowing: { active_escrows: 0, total_spark_escrowed: 0 },
     };
   }
 }
