@@ -1,17 +1,20 @@
-/** Read-model lookups of the compute context: settings view, provider dashboards, peers, revenue. */
+/**
+ * Provider dashboards (SPEC §4.3): this node's from its own read models, a
+ * peer's from what gossip told this node (`peer_nodes`); the figures from
+ * `compute_provider_stats`. Who may see which is provider-access.ts.
+ */
 import { Inject, Injectable } from '@nestjs/common';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
-import { centsToUnits, splitRevenue } from '../../aggregates/compute/revenue-split';
-import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
+import type { Role } from '../../aggregates/accounts/user.events';
+import { COMPUTE_DEFAULTS } from '../../aggregates/compute/compute-fields';
+import { type DashboardScope, dashboardAccess } from '../../aggregates/compute/provider-access';
+import { centsToUnits } from '../../aggregates/compute/revenue-split';
+import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../projections/compute-provider.projection';
-import { COMPUTE_SETTINGS, type ComputeSettingsDoc } from '../../projections/compute-settings.projection';
-import { REVENUE_DAILY, type RevenueDailyDoc } from '../../projections/revenue.projection';
-import { contribution, type MergedComputeSettings, mergeComputeSettings, type ValueSource } from './compute-view';
+import { ComputeSettingsQueries } from './compute-settings.queries';
+import { contribution } from './compute-view';
 import { PEER_NODES, type PeerNodeDoc } from './peer-gossip';
-
-export type ComputeSettingsView = { node_id: string; node_tier: string } & ComputeSettings & { sources: Record<string, ValueSource> };
 
 export interface ProviderDashboard {
   node_id: string;
@@ -29,25 +32,20 @@ export interface ProviderDashboard {
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 @Injectable()
-export class ComputeQueries {
+export class ComputeProviderQueries {
   constructor(
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
+    private readonly settings: ComputeSettingsQueries,
   ) {}
 
-  get nodeId(): string {
-    return this.config.nodeId;
-  }
-
-  async merged(): Promise<MergedComputeSettings> {
-    const doc = await this.store.collection<ComputeSettingsDoc>(COMPUTE_SETTINGS).findOne({ _id: this.config.nodeId });
-    return mergeComputeSettings(this.overrides, { policy: doc?.policy, peer: doc?.peer }, this.config.nodeTier);
-  }
-
-  async settings(): Promise<ComputeSettingsView> {
-    const { values, sources } = await this.merged();
-    return { node_id: this.config.nodeId, node_tier: this.config.nodeTier, ...values, sources };
+  /** The dashboards of `scope` that `role` may see: `{nodes}` for all, else one (404 when the node is unknown). */
+  async visibleTo(role: Role, scope: DashboardScope): Promise<ProviderDashboard | { nodes: ProviderDashboard[] }> {
+    const nodeId = dashboardAccess(scope, role, this.config.nodeId);
+    if (nodeId === null) return { nodes: await this.allProviderDashboards() };
+    const dashboard = await this.providerDashboard(nodeId);
+    if (!dashboard) throw new DomainError('not_found', 'node not found');
+    return dashboard;
   }
 
   /** This node's dashboard, or a peer's (known through gossip); null when the node is unknown. */
@@ -57,8 +55,8 @@ export class ComputeQueries {
     let nodeTier: string;
     let joined: boolean;
     if (local) {
-      const { values } = await this.merged();
-      const doc = await this.store.collection<ComputeSettingsDoc>(COMPUTE_SETTINGS).findOne({ _id: nodeId });
+      const { values } = await this.settings.merged();
+      const doc = await this.settings.stored();
       identity = { cause_alignment: values.cause_alignment, electricity_rate_kwh: values.electricity_rate_kwh };
       nodeTier = this.config.nodeTier;
       joined = doc?.joined === true;
@@ -99,36 +97,5 @@ export class ComputeQueries {
     const ids = [this.config.nodeId, ...peers.map((p) => p._id).filter((id) => id !== this.config.nodeId)];
     const dashboards = await Promise.all(ids.map((id) => this.providerDashboard(id)));
     return dashboards.filter((d): d is ProviderDashboard => d !== null);
-  }
-
-  peers(): Promise<PeerNodeDoc[]> {
-    return this.store.collection<PeerNodeDoc>(PEER_NODES).find({}, { sort: { _id: 1 } });
-  }
-
-  /** SPEC §2.3. The period is the last `periodDays` UTC days, today included. */
-  async revenueDashboard(periodDays: number, now: Date) {
-    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (periodDays - 1)));
-    const days = await this.store.collection<RevenueDailyDoc>(REVENUE_DAILY).find({ day: { $gte: first.toISOString().slice(0, 10) } });
-    const sum = (field: 'api_cents' | 'ad_cents' | 'hosting_payout_cents') => days.reduce((total, d) => total + (d[field] ?? 0), 0);
-    const api = sum('api_cents');
-    const ad = sum('ad_cents');
-    const hosting = sum('hosting_payout_cents');
-    const gross = api + ad + hosting;
-    const split = splitRevenue(gross);
-    return {
-      revenue: {
-        period_days: periodDays,
-        api_revenue: centsToUnits(api),
-        ad_revenue: centsToUnits(ad),
-        hosting_payouts: centsToUnits(hosting),
-        total_gross: centsToUnits(gross),
-        user_pool_share: centsToUnits(split.user_pool_cents),
-        infra_pool_share: centsToUnits(split.infra_pool_cents),
-        central_share: centsToUnits(split.central_cents),
-      },
-      // No subsystem records portfolios or escrows yet: these blocks are empty by construction.
-      trading: { portfolios: [], total_pnl: 0 },
-      compute_borrowing: { active_escrows: 0, total_spark_escrowed: 0 },
-    };
   }
 }
