@@ -6,7 +6,6 @@ import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
 import { usersProjection } from './accounts/users.projection';
 import { chatSpendProjection } from './chat/chat-spend.projection';
 import { scheduledPromptsProjection } from './chat/scheduled-prompts.projection';
-import { computeEscrowsProjection } from './compute-escrows.projection';
 import { computeProviderProjection } from './compute/compute-provider.projection';
 import { computeSettingsProjection } from './compute/compute-settings.projection';
 import { revenueProjection } from './compute/revenue.projection';
@@ -15,7 +14,6 @@ import { encounterInboxProjection } from './encounter/encounter-inbox.projection
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
-import { tradingProjection } from './trading.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -26,8 +24,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   computeSettingsProjection,
   computeProviderProjection,
   revenueProjection,
-  tradingProjection,
-  computeEscrowsProjection,
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,

@@ -3,7 +3,7 @@ import type { ICommand, IEvent } from '@nestjs/cqrs';
 import { walletDecider, type WalletState } from '../aggregates/contest/wallet';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { RecordedDomainEvent } from '../infrastructure/sagas/recorded-event';
-import { AwardSpark } from '../modules/contest/commands/commands';
+import { AwardSpark } from '../modules/contest/contest.commands';
 import { ContestScoringSaga } from './contest-scoring.saga';
 
 const window = { startsAt: new Date('2026-04-01T00:00:00Z'), endsAt: new Date('2026-05-01T00:00:00Z') };
@@ -41,13 +41,9 @@ function run(...events: RecordedEvent[]): { commands: AwardSpark[]; wallets: Map
   const wallets = new Map<string, WalletState>();
   const now = new Date('2026-04-10T00:00:00Z');
   for (const c of commands) {
-    const state = wallets.get(c.userId) ?? walletDecider.initialState;
-    const out = walletDecider.decide(
-      { kind: 'award', userId: c.userId, tracks: c.tracks, sourceType: c.sourceType, sourceId: c.sourceId, reason: c.reason },
-      state,
-      now,
-    );
-    wallets.set(c.userId, out.reduce(walletDecider.evolve, state));
+    const state = wallets.get(c.payload.userId) ?? walletDecider.initialState;
+    const out = walletDecider.decide({ kind: 'award', ...c.payload }, state, now);
+    wallets.set(c.payload.userId, out.reduce(walletDecider.evolve, state));
   }
   return { commands, wallets };
 }
@@ -67,7 +63,7 @@ describe('contest scoring saga', () => {
     const { commands } = run(reported({ event_type: type, success_rate: type === 'robot_episode_success' ? 0.9 : null }));
     expect(commands).toHaveLength(1);
     expect(commands[0]).toBeInstanceOf(AwardSpark);
-    expect(commands[0]).toMatchObject({ userId: 'u1', tracks, sourceType: type, sourceId: 'src1', reason: type });
+    expect(commands[0].payload).toEqual({ userId: 'u1', tracks, sourceType: type, sourceId: 'src1', reason: type });
     expect(commands[0].context).toEqual({ actor: 'system:contest-scoring', correlationId: 'c', causationId: `e${position}` });
   });
 
@@ -106,7 +102,7 @@ describe('contest scoring saga', () => {
   it('given ContestJoined (also twice), then 1 spark on the joined track, paid once', () => {
     const joined = recorded('ContestJoined', { user_id: 'u9', track: 'embodied', joined_at: '2026-03-01T00:00:00Z' });
     const { commands, wallets } = run(joined, joined);
-    expect(commands[0]).toMatchObject({ userId: 'u9', tracks: { embodied: 1 }, sourceType: 'contest:joined', sourceId: 'u9', reason: 'contest:joined' });
+    expect(commands[0].payload).toEqual({ userId: 'u9', tracks: { embodied: 1 }, sourceType: 'contest:joined', sourceId: 'u9', reason: 'contest:joined' });
     expect(wallets.get('u9')!.seasonSpark).toBe(1);
   });
 

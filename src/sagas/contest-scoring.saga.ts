@@ -16,11 +16,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ICommand, type IEvent, Saga } from '@nestjs/cqrs';
 import { EMPTY, mergeMap, type Observable, of } from 'rxjs';
-import { isTrack, JOIN_AWARD, type ScoringEventType, scoreFor } from '../aggregates/contest/scoring';
+import { isTrack, type ScoringEventType, scoreFor } from '../aggregates/contest/scoring';
+import { joinAward } from '../aggregates/contest/wallet';
 import { CONTEST_CONFIG, type ContestConfig } from '../config/contest.config';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ofRecordedType } from '../infrastructure/sagas/recorded-event';
-import { AwardSpark } from '../modules/contest/commands/commands';
+import { AwardSpark } from '../modules/contest/contest.commands';
 
 /** What a scoring event says, whatever subsystem recorded it. */
 export interface ScoringFacts {
@@ -79,14 +80,15 @@ export function awardFor(e: RecordedEvent, window: ContestConfig): AwardSpark | 
   if (e.type === 'ContestJoined') {
     const userId = str(e.data.user_id);
     if (!userId || !isTrack(e.data.track)) return null;
-    return new AwardSpark(userId, { [e.data.track]: JOIN_AWARD.amount }, JOIN_AWARD.sourceType, userId, JOIN_AWARD.reason, systemContext(e));
+    return new AwardSpark(joinAward(userId, e.data.track), systemContext(e));
   }
   const read = SCORING_SOURCES[e.type];
   const facts = read ? read(e) : null;
   if (!facts) return null;
   const score = scoreFor(facts, window);
   if (!score) return null;
-  return new AwardSpark(facts.userId, score.tracks, facts.eventType, facts.sourceId, facts.eventType, systemContext(e));
+  const { userId, eventType, sourceId } = facts;
+  return new AwardSpark({ userId, tracks: score.tracks, sourceType: eventType, sourceId, reason: eventType }, systemContext(e));
 }
 
 @Injectable()

@@ -33,7 +33,7 @@ describe('goal dispatch saga', () => {
   it('given GoalAccepted of this node, then it dispatches, caused by the event', () => {
     const command = dispatchFor(recorded('GoalAccepted', { goal_id: 'g1' }), 'node-a');
     expect(command).toBeInstanceOf(DispatchSubtasks);
-    expect(command).toMatchObject({ goalId: 'g1', context: { actor: 'system:goal-dispatch', correlationId: 'req-1', causationId: 'ev7' } });
+    expect(command).toMatchObject({ payload: { goalId: 'g1' }, context: { actor: 'system:goal-dispatch', correlationId: 'req-1', causationId: 'ev7' } });
   });
 
   it('given SubtaskFailed, then it re-dispatches only when the failure will be retried', () => {
@@ -67,10 +67,10 @@ describe('goal dispatch saga', () => {
   it('turns results addressed to this node into CompleteSubtask or FailSubtask', () => {
     const done = goalCommandFor(result(), 'node-a');
     expect(done).toBeInstanceOf(CompleteSubtask);
-    expect(done).toMatchObject({ goalId: 'g1', subtaskId: 's1', attempt: 2, result: 'the answer', nodeId: 'node-b', source: 'model', model: 'm1' });
+    expect(done?.payload).toEqual({ goalId: 'g1', subtaskId: 's1', attempt: 2, result: 'the answer', nodeId: 'node-b', source: 'model', model: 'm1' });
     const failed = goalCommandFor(result({ status: 'failed', result: 'model down' }), 'node-a');
     expect(failed).toBeInstanceOf(FailSubtask);
-    expect(failed).toMatchObject({ goalId: 'g1', subtaskId: 's1', attempt: 2, error: 'model down', context: { actor: 'node:node-b', correlationId: 'req-1' } });
+    expect(failed).toMatchObject({ payload: { goalId: 'g1', subtaskId: 's1', attempt: 2, error: 'model down' }, context: { actor: 'node:node-b', correlationId: 'req-1' } });
   });
 
   it('ignores results for another origin and expert results', () => {

@@ -32,9 +32,9 @@ export function dispatchFor(e: RecordedEvent, nodeId: string): DispatchSubtasks 
   if (e.metadata.nodeId !== nodeId) return null;
   const goalId = goalIdOf(e.streamId);
   if (!goalId) return null;
-  if (e.type === 'GoalAccepted') return new DispatchSubtasks(goalId, causedBy(e, 'system:goal-dispatch'));
+  if (e.type === 'GoalAccepted') return new DispatchSubtasks({ goalId }, causedBy(e, 'system:goal-dispatch'));
   if (e.type === 'SubtaskFailed' && (e.data as SubtaskFailed['data']).will_retry === true) {
-    return new DispatchSubtasks(goalId, causedBy(e, 'system:goal-dispatch'));
+    return new DispatchSubtasks({ goalId }, causedBy(e, 'system:goal-dispatch'));
   }
   return null;
 }
@@ -61,9 +61,10 @@ export function goalCommandFor(result: HiveResult, nodeId: string): CompleteSubt
   if (result.kind !== 'subtask' || result.origin_node !== nodeId || !result.goal_id || !result.subtask_id) return null;
   const context: CommandContext = { actor: `node:${result.node_id}`, correlationId: result.correlation_id, causationId: null };
   if (result.status === 'completed') {
-    return new CompleteSubtask(result.goal_id, result.subtask_id, result.attempt, result.result, result.node_id, result.source, result.model, context);
+    const { goal_id: goalId, subtask_id: subtaskId, attempt, node_id: nodeId, source, model } = result;
+    return new CompleteSubtask({ goalId, subtaskId, attempt, result: result.result, nodeId, source, model }, context);
   }
-  return new FailSubtask(result.goal_id, result.subtask_id, result.attempt, result.result, context);
+  return new FailSubtask({ goalId: result.goal_id, subtaskId: result.subtask_id, attempt: result.attempt, error: result.result }, context);
 }
 
 @Injectable()

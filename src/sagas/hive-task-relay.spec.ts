@@ -112,8 +112,8 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     expect(worker.joined).toBe(true);
     await until(() => executed.length >= 2);
     expect(executed.every((c) => c instanceof CompleteSubtask)).toBe(true);
-    expect(executed.map((c) => (c as CompleteSubtask).subtaskId).sort()).toEqual(['s1', 's22']);
-    expect(executed[0]).toMatchObject({ goalId: 'g1', attempt: 1, nodeId: 'node-b', source: 'offline' });
+    expect(executed.map((c) => (c as CompleteSubtask).payload.subtaskId).sort()).toEqual(['s1', 's22']);
+    expect(executed[0]).toMatchObject({ payload: { goalId: 'g1', attempt: 1, nodeId: 'node-b', source: 'offline' } });
 
     await worker.onModuleDestroy();
     await listener.onModuleDestroy();

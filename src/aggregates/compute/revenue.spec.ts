@@ -1,5 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import { revenueEntryDecider } from './revenue-entry';
+import { deciderKit } from '../../../test/support/decider-kit';
+import { type RevenueEntryCommand, revenueEntryDecider, type RevenueEntryEvent } from './revenue-entry';
 import { centsToUnits, splitRevenue } from './revenue-split';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
@@ -33,25 +33,23 @@ describe('revenue split 90 / 9 / 1', () => {
 });
 
 describe('revenue entry', () => {
-  const record = { kind: 'record', entryId: 'e1', stream: 'api', amountCents: 250, occurredAt: null } as const;
+  const { given } = deciderKit(revenueEntryDecider, now);
+  const record: RevenueEntryCommand = { kind: 'record', entryId: 'e1', stream: 'api', amountCents: 250, occurredAt: null };
+  const recorded: RevenueEntryEvent = {
+    type: 'RevenueRecorded',
+    data: { entry_id: 'e1', stream: 'api', amount_cents: 250, occurred_at: now.toISOString(), recorded_at: now.toISOString() },
+  };
 
-  it('given nothing, when recording, then RevenueRecorded at now', () => {
-    expect(revenueEntryDecider.decide(record, revenueEntryDecider.initialState, now)).toEqual([
-      {
-        type: 'RevenueRecorded',
-        data: { entry_id: 'e1', stream: 'api', amount_cents: 250, occurred_at: now.toISOString(), recorded_at: now.toISOString() },
-      },
-    ]);
-  });
+  it('given nothing, when recording, then RevenueRecorded at now', () => given().when(record).then(recorded));
 
-  it('given the entry exists, when recorded again, then nothing', () => {
-    expect(revenueEntryDecider.decide(record, { recorded: true }, now)).toEqual([]);
-  });
+  it('given the entry exists, when recorded again, then nothing', () => given(recorded).when(record).thenNothing());
 
-  it('refuses fractional cents, unknown streams and future times', () => {
-    const s = revenueEntryDecider.initialState;
-    expect(() => revenueEntryDecider.decide({ ...record, amountCents: 2.5 }, s, now)).toThrow(DomainError);
-    expect(() => revenueEntryDecider.decide({ ...record, stream: 'tips' as never }, s, now)).toThrow(DomainError);
-    expect(() => revenueEntryDecider.decide({ ...record, occurredAt: '2027-01-01T00:00:00Z' }, s, now)).toThrow(DomainError);
-  });
+  it.each([
+    ['fractional cents', { amountCents: 2.5 }, 'amount_cents must be a positive integer'],
+    ['an unknown stream', { stream: 'tips' as never }, 'stream must be one of api, ad, hosting_payout'],
+    ['a future time', { occurredAt: '2027-01-01T00:00:00Z' }, 'occurred_at must not be in the future'],
+  ])('given nothing, when recording %s, then it is refused as invalid', (_, change, message) =>
+    given()
+      .when({ ...record, ...change })
+      .thenRefused('invalid', message));
 });

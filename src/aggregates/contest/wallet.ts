@@ -5,8 +5,8 @@
  * that sees an event twice (redelivery, restart, replay) pays once.
  */
 import { DomainError, assertNever } from '../shared/domain-error';
-import type { Decider } from '../shared/decider';
-import { TRACKS, type Track, type TrackPoints } from './scoring';
+import type { CommandInput, Decider } from '../shared/decider';
+import { JOIN_AWARD, TRACKS, type Track, type TrackPoints } from './scoring';
 
 export type WalletEvent = {
   type: 'SparkAwarded';
@@ -41,6 +41,11 @@ export type WalletCommand = {
 
 export function walletStreamId(userId: string): string {
   return `wallet-${userId}`;
+}
+
+/** The award for joining the contest: 1 spark on the joined track; its source is the user, so it is paid once. */
+export function joinAward(userId: string, track: Track): CommandInput<WalletCommand, 'award'> {
+  return { userId, tracks: { [track]: JOIN_AWARD.amount }, sourceType: JOIN_AWARD.sourceType, sourceId: userId, reason: JOIN_AWARD.reason };
 }
 
 export function sourceKey(sourceType: string, sourceId: string): string {

@@ -34,7 +34,7 @@ import { decompose } from '../../infrastructure/llm/offline/decompose';
 import { OFFLINE_DISCLOSURE } from '../../infrastructure/llm/offline/offline-language-model';
 import { findTool, type Tool } from '../../infrastructure/llm/offline/tools';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
-import { ComputeQueries } from '../compute/compute.queries';
+import { ComputeSettingsQueries } from '../compute/compute-settings.queries';
 import { hiveRefusal } from '../hive/hive-policy';
 import { ActionRunner, type RunUsage } from './action-runner';
 import { ChatPipeline, type ChatReply, type ChatRequest } from './chat-pipeline';
@@ -64,7 +64,7 @@ export class DefaultChatPipeline extends ChatPipeline {
     private readonly executor: CommandExecutor,
     private readonly runner: ActionRunner,
     private readonly queries: ChatQueries,
-    private readonly compute: ComputeQueries,
+    private readonly compute: ComputeSettingsQueries,
     private readonly clock: Clock,
     @Inject(LLM) private readonly llm: LanguageModel,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

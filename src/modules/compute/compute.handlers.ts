@@ -1,26 +1,33 @@
-/** Command handlers of the compute context: each one calls the CommandExecutor on one stream. */
+/**
+ * Command handlers of the compute context: each calls the CommandExecutor on
+ * the stream that decides and replies from the outcome. The node id and tier
+ * are this node's (configuration).
+ */
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { computeReportDecider, computeReportStreamId } from '../../aggregates/compute/compute-report';
-import { settlementDecider, settlementStreamId } from '../../aggregates/compute/settlement';
 import { CENTRAL_METERED_REFUSED, isPeerField, isPolicyField, pickFields } from '../../aggregates/compute/compute-fields';
+import { computeReportDecider, computeReportStreamId } from '../../aggregates/compute/compute-report';
 import { nodeComputeDecider, nodeComputeStreamId } from '../../aggregates/compute/node-compute';
 import { peerNodeDecider, peerNodeStreamId } from '../../aggregates/compute/peer-node';
-import { DomainError } from '../../aggregates/shared/domain-error';
 import { revenueEntryDecider, revenueEntryStreamId } from '../../aggregates/compute/revenue-entry';
+import { settlementDecider, settlementStreamId } from '../../aggregates/compute/settlement';
+import { DomainError } from '../../aggregates/shared/domain-error';
+import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CommandExecutor } from '../common/command-executor';
 import { RawBodyError } from '../common/raw-body-error';
 import {
   CompleteSettlement,
   JoinComputeProvider,
+  type ProviderJoinReceipt,
   RecordComputeServed,
   RecordRevenue,
   RequestSettlement,
   UpdateComputeSettings,
   type UpdateResult,
-} from './commands';
+} from './compute.commands';
+import { mergeComputeSettings } from './compute-view';
 
 /** SPEC §7: this refusal has the exact body `{error: ...}`, not the usual envelope. */
 function rawCentralRefusal(error: unknown): never {
@@ -43,11 +50,10 @@ export class UpdateComputeSettingsHandler implements ICommandHandler<UpdateCompu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ changes, context }: UpdateComputeSettings): Promise<UpdateResult> {
-    const nodeId = this.config.nodeId;
-    const nodeTier = this.config.nodeTier;
-    const policy = pickFields(changes, isPolicyField);
-    const peer = pickFields(changes, isPeerField);
+  async execute({ payload, context }: UpdateComputeSettings): Promise<UpdateResult> {
+    const { nodeId, nodeTier } = this.config;
+    const policy = pickFields(payload.changes, isPolicyField);
+    const peer = pickFields(payload.changes, isPeerField);
     if (Object.keys(policy).length > 0) {
       await this.executor
         .execute(nodeComputeDecider, nodeComputeStreamId(nodeId), { kind: 'update', nodeId, nodeTier, changes: policy }, context)
@@ -69,27 +75,30 @@ export const JOIN_DEFAULTS = { cause_alignment: 'democratize_compute', compute_p
  * POST /api/settings/compute/provider/join: the first join records the peer
  * fields and the join on `peerNode-<nodeId>`, then the policy fields on
  * `nodeCompute-<nodeId>`. Later joins change nothing (the route is open).
+ * The reply is the settings in effect after the join, from both streams.
  */
 @CommandHandler(JoinComputeProvider)
 export class JoinComputeProviderHandler implements ICommandHandler<JoinComputeProvider> {
   constructor(
     private readonly executor: CommandExecutor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
   ) {}
 
-  async execute({ fields, context }: JoinComputeProvider): Promise<{ joined: boolean; first_join: boolean }> {
-    const nodeId = this.config.nodeId;
-    const nodeTier = this.config.nodeTier;
-    const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  async execute({ payload, context }: JoinComputeProvider): Promise<ProviderJoinReceipt> {
+    const { nodeId, nodeTier } = this.config;
+    const given = Object.fromEntries(Object.entries(payload.changes).filter(([, value]) => value !== undefined));
     const withDefaults = { ...JOIN_DEFAULTS, ...given };
     const peer = pickFields(withDefaults, isPeerField);
     const policy = pickFields(withDefaults, isPolicyField);
-    const outcome = await this.executor.execute(peerNodeDecider, peerNodeStreamId(nodeId), { kind: 'join', nodeId, nodeTier, changes: peer }, context);
-    const firstJoin = outcome.events.some((e) => e.type === 'ComputeProviderJoined');
-    if (firstJoin) {
-      await this.executor.execute(nodeComputeDecider, nodeComputeStreamId(nodeId), { kind: 'update', nodeId, nodeTier, changes: policy }, context);
-    }
-    return { joined: true, first_join: firstJoin };
+    const joined = await this.executor.execute(peerNodeDecider, peerNodeStreamId(nodeId), { kind: 'join', nodeId, nodeTier, changes: peer }, context);
+    const firstJoin = joined.events.some((e) => e.type === 'ComputeProviderJoined');
+    const policyStream = nodeComputeStreamId(nodeId);
+    const { state: policyState } = firstJoin
+      ? await this.executor.execute(nodeComputeDecider, policyStream, { kind: 'update', nodeId, nodeTier, changes: policy }, context)
+      : await this.executor.load(nodeComputeDecider, policyStream);
+    const { values } = mergeComputeSettings(this.overrides, { policy: policyState.stored, peer: joined.state.record }, nodeTier);
+    return { joined: true, node_id: nodeId, config: values };
   }
 }
 
@@ -100,14 +109,14 @@ export class RecordComputeServedHandler implements ICommandHandler<RecordCompute
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ reportId, report, context }: RecordComputeServed): Promise<{ recorded: boolean; report_id: string }> {
+  async execute({ payload, context }: RecordComputeServed): Promise<{ recorded: boolean; report_id: string }> {
     const outcome = await this.executor.execute(
       computeReportDecider,
-      computeReportStreamId(reportId),
-      { kind: 'record', reportId, nodeId: this.config.nodeId, ...report },
+      computeReportStreamId(payload.reportId),
+      { kind: 'record', ...payload, nodeId: this.config.nodeId },
       context,
     );
-    return { recorded: outcome.events.length > 0, report_id: reportId };
+    return { recorded: outcome.events.length > 0, report_id: payload.reportId };
   }
 }
 
@@ -118,15 +127,15 @@ export class RequestSettlementHandler implements ICommandHandler<RequestSettleme
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ amountCents, context }: RequestSettlement): Promise<{ settlement_id: string; amount_usd: number; status: 'pending' }> {
+  async execute({ payload, context }: RequestSettlement): Promise<{ settlement_id: string; amount_usd: number; status: 'pending' }> {
     const settlementId = randomUUID();
     await this.executor.execute(
       settlementDecider,
       settlementStreamId(settlementId),
-      { kind: 'request', settlementId, nodeId: this.config.nodeId, amountCents },
+      { kind: 'request', ...payload, settlementId, nodeId: this.config.nodeId },
       context,
     );
-    return { settlement_id: settlementId, amount_usd: amountCents / 100, status: 'pending' };
+    return { settlement_id: settlementId, amount_usd: payload.amountCents / 100, status: 'pending' };
   }
 }
 
@@ -134,9 +143,9 @@ export class RequestSettlementHandler implements ICommandHandler<RequestSettleme
 export class CompleteSettlementHandler implements ICommandHandler<CompleteSettlement> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ settlementId, context }: CompleteSettlement): Promise<{ settlement_id: string; status: 'completed' }> {
-    await this.executor.execute(settlementDecider, settlementStreamId(settlementId), { kind: 'complete' }, context);
-    return { settlement_id: settlementId, status: 'completed' };
+  async execute({ payload, context }: CompleteSettlement): Promise<{ settlement_id: string; status: 'completed' }> {
+    await this.executor.execute(settlementDecider, settlementStreamId(payload.settlementId), { kind: 'complete' }, context);
+    return { settlement_id: payload.settlementId, status: 'completed' };
   }
 }
 
@@ -144,13 +153,17 @@ export class CompleteSettlementHandler implements ICommandHandler<CompleteSettle
 export class RecordRevenueHandler implements ICommandHandler<RecordRevenue> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ entryId, stream, amountCents, occurredAt, context }: RecordRevenue): Promise<{ recorded: boolean; entry_id: string }> {
-    const outcome = await this.executor.execute(
-      revenueEntryDecider,
-      revenueEntryStreamId(entryId),
-      { kind: 'record', entryId, stream, amountCents, occurredAt },
-      context,
-    );
-    return { recorded: outcome.events.length > 0, entry_id: entryId };
+  async execute({ payload, context }: RecordRevenue): Promise<{ recorded: boolean; entry_id: string }> {
+    const outcome = await this.executor.execute(revenueEntryDecider, revenueEntryStreamId(payload.entryId), { kind: 'record', ...payload }, context);
+    return { recorded: outcome.events.length > 0, entry_id: payload.entryId };
   }
 }
+
+export const COMPUTE_COMMAND_HANDLERS = [
+  UpdateComputeSettingsHandler,
+  JoinComputeProviderHandler,
+  RecordComputeServedHandler,
+  RequestSettlementHandler,
+  CompleteSettlementHandler,
+  RecordRevenueHandler,
+];

@@ -5,8 +5,8 @@ import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config'
 import { ContestScoringSaga } from '../../sagas/contest-scoring.saga';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
-import { AwardSparkHandler, JoinContestHandler, ReportScoringEventHandler } from './commands/handlers';
 import { ContestController } from './contest.controller';
+import { CONTEST_COMMAND_HANDLERS } from './contest.handlers';
 import { ContestQueries } from './contest.queries';
 
 @Module({
@@ -15,9 +15,7 @@ import { ContestQueries } from './contest.queries';
   providers: [
     { provide: CONTEST_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig): ContestConfig => config.contest },
     ContestQueries,
-    JoinContestHandler,
-    ReportScoringEventHandler,
-    AwardSparkHandler,
+    ...CONTEST_COMMAND_HANDLERS,
     ContestScoringSaga,
   ],
   exports: [ContestQueries, CONTEST_CONFIG],

@@ -71,8 +71,8 @@ export class GoalTimeouts implements OnApplicationBootstrap, OnModuleDestroy {
     for (const goal of goals) {
       const { expire, dispatch } = sweepActions(goal, now);
       const context = { actor: 'system:goal-timeouts', correlationId: `goal-sweep:${goal.goal_id}`, causationId: null };
-      if (expire) await this.commands.execute(new ExpireSubtasks(goal.goal_id, context));
-      if (dispatch) await this.commands.execute(new DispatchSubtasks(goal.goal_id, context));
+      if (expire) await this.commands.execute(new ExpireSubtasks({ goalId: goal.goal_id }, context));
+      if (dispatch) await this.commands.execute(new DispatchSubtasks({ goalId: goal.goal_id }, context));
     }
   }
 }

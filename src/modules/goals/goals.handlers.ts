@@ -4,9 +4,13 @@
  * sweep) do not wait for the read model and retry revision conflicts more,
  * since results, timeouts and dispatches of one goal can race.
  */
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type GoalCommand, goalDecider, goalStreamId } from '../../aggregates/goals/goal';
+import { LLM, type LanguageModel } from '../../infrastructure/llm/llm.port';
 import { type CommandContext, CommandExecutor } from '../common/command-executor';
+import { planGoal } from './goal-planner';
 import {
   AcceptGoal,
   type AcceptedGoal,
@@ -15,26 +19,49 @@ import {
   ExpireSubtasks,
   FailSubtask,
   type GoalChange,
+  type OnGoal,
 } from './goals.commands';
 
 const BACKGROUND = { maxRetries: 20, readYourWrites: false } as const;
 
+/**
+ * Plans the sub-tasks (goal-planner.ts: the client's list, a model, or the
+ * offline splitter), then records GoalAccepted under a new goal id. The work
+ * itself happens over the hive, after the request.
+ */
 @CommandHandler(AcceptGoal)
 export class AcceptGoalHandler implements ICommandHandler<AcceptGoal> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(
+    private readonly executor: CommandExecutor,
+    @Inject(LLM) private readonly llm: LanguageModel,
+  ) {}
 
-  async execute({ input, context }: AcceptGoal): Promise<AcceptedGoal> {
-    const { state } = await this.executor.execute(goalDecider, goalStreamId(input.goalId), { kind: 'accept', ...input }, context);
+  async execute({ payload, context }: AcceptGoal): Promise<AcceptedGoal> {
+    const goalId = randomUUID();
+    const plan = await planGoal(payload.goal, this.llm, payload.subtasks);
+    const { state } = await this.executor.execute(
+      goalDecider,
+      goalStreamId(goalId),
+      { kind: 'accept', ...payload, goalId, subtasks: plan.subtasks, plannedBy: plan.plannedBy },
+      context,
+    );
     return {
-      goal_id: input.goalId,
+      goal_id: goalId,
       status: 'accepted',
       subtasks: state.subtasks.map((s) => ({ subtask_id: s.id, description: s.description })),
-      planned_by: input.plannedBy,
+      planned_by: plan.plannedBy,
     };
   }
 }
 
-async function background(executor: CommandExecutor, goalId: string, command: GoalCommand, context: CommandContext): Promise<GoalChange> {
+/** Runs one background command of a kind on its goal's stream. */
+async function onGoal<K extends GoalCommand['kind']>(
+  executor: CommandExecutor,
+  kind: K,
+  { goalId, ...input }: OnGoal<K>,
+  context: CommandContext,
+): Promise<GoalChange> {
+  const command = { kind, ...input } as Extract<GoalCommand, { kind: K }>;
   const { events } = await executor.execute(goalDecider, goalStreamId(goalId), command, context, BACKGROUND);
   return { recorded: events.length };
 }
@@ -43,8 +70,8 @@ async function background(executor: CommandExecutor, goalId: string, command: Go
 export class DispatchSubtasksHandler implements ICommandHandler<DispatchSubtasks> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  execute(c: DispatchSubtasks): Promise<GoalChange> {
-    return background(this.executor, c.goalId, { kind: 'dispatch' }, c.context);
+  execute({ payload, context }: DispatchSubtasks): Promise<GoalChange> {
+    return onGoal(this.executor, 'dispatch', payload, context);
   }
 }
 
@@ -52,17 +79,8 @@ export class DispatchSubtasksHandler implements ICommandHandler<DispatchSubtasks
 export class CompleteSubtaskHandler implements ICommandHandler<CompleteSubtask> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  execute(c: CompleteSubtask): Promise<GoalChange> {
-    const command: GoalCommand = {
-      kind: 'complete',
-      subtaskId: c.subtaskId,
-      attempt: c.attempt,
-      result: c.result,
-      nodeId: c.nodeId,
-      source: c.source,
-      model: c.model,
-    };
-    return background(this.executor, c.goalId, command, c.context);
+  execute({ payload, context }: CompleteSubtask): Promise<GoalChange> {
+    return onGoal(this.executor, 'complete', payload, context);
   }
 }
 
@@ -70,8 +88,8 @@ export class CompleteSubtaskHandler implements ICommandHandler<CompleteSubtask> 
 export class FailSubtaskHandler implements ICommandHandler<FailSubtask> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  execute(c: FailSubtask): Promise<GoalChange> {
-    return background(this.executor, c.goalId, { kind: 'fail', subtaskId: c.subtaskId, attempt: c.attempt, error: c.error }, c.context);
+  execute({ payload, context }: FailSubtask): Promise<GoalChange> {
+    return onGoal(this.executor, 'fail', payload, context);
   }
 }
 
@@ -79,8 +97,8 @@ export class FailSubtaskHandler implements ICommandHandler<FailSubtask> {
 export class ExpireSubtasksHandler implements ICommandHandler<ExpireSubtasks> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  execute(c: ExpireSubtasks): Promise<GoalChange> {
-    return background(this.executor, c.goalId, { kind: 'expire' }, c.context);
+  execute({ payload, context }: ExpireSubtasks): Promise<GoalChange> {
+    return onGoal(this.executor, 'expire', payload, context);
   }
 }
 

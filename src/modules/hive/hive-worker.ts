@@ -25,7 +25,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
 import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../../infrastructure/llm/llm.port';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import { ComputeQueries } from '../compute/compute.queries';
+import { ComputeSettingsQueries } from '../compute/compute-settings.queries';
 import { type HiveNames, hiveNames, type HiveResult, type HiveTask, parseHiveTask } from './hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from './hive-options';
 import { hiveRefusal } from './hive-policy';
@@ -65,7 +65,7 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(LLM) private readonly llm: LanguageModel,
-    @Inject(ComputeQueries) private readonly settings: ComputeSettingsSource,
+    @Inject(ComputeSettingsQueries) private readonly settings: ComputeSettingsSource,
     private readonly lifecycle: PlatformLifecycle,
     @Optional() @Inject(HIVE_OPTIONS) options: Partial<HiveOptions> | null,
   ) {

@@ -1,6 +1,12 @@
-/** Request body of POST /goals. Unknown fields are dropped; wrong types and missing fields are 400 naming the field. */
+/**
+ * Requests of the goals routes: the body of POST /goals (unknown fields are
+ * dropped; wrong types and missing fields are 400 naming the field) and the
+ * goal id of GET /goals/:id.
+ */
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { MAX_ATTEMPTS, MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, MAX_TIMEOUT_SEC } from '../../../aggregates/goals/goal';
+import { MAX_ATTEMPTS, MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, MAX_TIMEOUT_SEC } from '../../aggregates/goals/goal';
+import { invalid } from '../common/body-fields';
+import type { GoalRequest } from './goals.commands';
 
 export const MAX_GOAL_CHARS = 8000;
 export const DEFAULT_TIMEOUT_SEC = 120;
@@ -37,4 +43,22 @@ export class CreateGoalDto {
   @Min(1, { message: `max_attempts must be an integer from 1 to ${MAX_ATTEMPTS}` })
   @Max(MAX_ATTEMPTS, { message: `max_attempts must be an integer from 1 to ${MAX_ATTEMPTS}` })
   max_attempts?: number;
+}
+
+/** The goal as the client asked for it, with the defaults of what it left out. */
+export function goalRequest(body: CreateGoalDto): GoalRequest {
+  return {
+    userId: body.user_id,
+    goal: body.goal,
+    subtasks: body.subtasks,
+    timeoutSec: body.timeout_sec ?? DEFAULT_TIMEOUT_SEC,
+    maxAttempts: body.max_attempts ?? DEFAULT_MAX_ATTEMPTS,
+  };
+}
+
+const GOAL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function goalIdParam(id: string): string {
+  if (!GOAL_ID.test(id)) throw invalid('goal id must be 1-128 characters of letters, digits, _ -');
+  return id;
 }

@@ -1,0 +1,95 @@
+/**
+ * Request bodies and query strings of the hive contest routes. Bodies are
+ * class-validator DTOs (unknown fields dropped, wrong types 400); the
+ * leaderboard's query string and the Host header have readers.
+ */
+import { IsBoolean, IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import type { FastifyRequest } from 'fastify';
+import { isTrack, SCORING_EVENT_TYPES, type ScoringEventType, type Track, TRACKS } from '../../aggregates/contest/scoring';
+import { invalid } from '../common/body-fields';
+import type { ReportScoringEvent } from './contest.commands';
+
+const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
+
+export class JoinContestDto {
+  @IsString({ message: `track must be one of ${TRACKS.join(', ')}` })
+  @IsIn(TRACKS as Track[], { message: `track must be one of ${TRACKS.join(', ')}` })
+  track!: Track;
+}
+
+export class ReportScoringEventDto {
+  @IsString({ message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
+  @IsIn(SCORING_EVENT_TYPES, { message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
+  event_type!: ScoringEventType;
+
+  @IsString({ message: 'source_id must be a string' })
+  @Matches(ID_PATTERN, { message: 'source_id must be 1-128 characters of letters, digits, _ . : @ -' })
+  source_id!: string;
+
+  @IsString({ message: 'user_id must be a string' })
+  @Matches(ID_PATTERN, { message: 'user_id must be 1-128 characters of letters, digits, _ . : @ -' })
+  user_id!: string;
+
+  @IsBoolean({ message: 'attested must be a boolean' })
+  attested!: boolean;
+
+  @ValidateIf((o: ReportScoringEventDto) => o.event_type === 'robot_episode_success' || o.success_rate !== undefined)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'success_rate must be a number from 0 to 1 (required for robot_episode_success)' })
+  @Min(0, { message: 'success_rate must be a number from 0 to 1' })
+  @Max(1, { message: 'success_rate must be a number from 0 to 1' })
+  success_rate?: number;
+
+  @IsOptional()
+  @IsString({ message: 'occurred_at must be an ISO 8601 timestamp' })
+  @IsISO8601({ strict: true }, { message: 'occurred_at must be an ISO 8601 timestamp' })
+  occurred_at?: string;
+}
+
+/** The command payload of a scoring report: an absent success rate or time is null. */
+export function scoringReport(body: ReportScoringEventDto): ReportScoringEvent['payload'] {
+  return {
+    eventType: body.event_type,
+    sourceId: body.source_id,
+    userId: body.user_id,
+    attested: body.attested,
+    successRate: body.success_rate ?? null,
+    occurredAt: body.occurred_at ? new Date(body.occurred_at) : null,
+  };
+}
+
+export const LEADERBOARD_DEFAULT_LIMIT = 50;
+export const LEADERBOARD_MAX_LIMIT = 200;
+
+export interface LeaderboardQuery {
+  /** null: the overall board */
+  track: Track | null;
+  limit: number;
+}
+
+/** `?track=` (a track, `overall` or empty) and `?limit=` (1..200, default 50), checked in that order. */
+export function leaderboardQuery(query: { track?: unknown; limit?: unknown }): LeaderboardQuery {
+  const { track, limit } = query;
+  let board: Track | null = null;
+  if (track !== undefined && track !== '' && track !== 'overall') {
+    if (!isTrack(track)) throw invalid('track must be one of digital, embodied, human_wellness');
+    board = track;
+  }
+  let n = LEADERBOARD_DEFAULT_LIMIT;
+  if (limit !== undefined) {
+    if (typeof limit !== 'string' || !/^\d{1,4}$/.test(limit) || +limit < 1 || +limit > LEADERBOARD_MAX_LIMIT) {
+      throw invalid(`limit must be an integer from 1 to ${LEADERBOARD_MAX_LIMIT}`);
+    }
+    n = Number(limit);
+  }
+  return { track: board, limit: n };
+}
+
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** This node's base URL as the client addressed it (Host header, validated). */
+export function baseUrlOf(request: FastifyRequest): string {
+  const forwarded = request.headers['x-forwarded-proto'];
+  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : request.protocol === 'https' ? 'https' : 'http';
+  const host = request.headers.host;
+  return `${proto}://${typeof host === 'string' && HOST.test(host) ? host : 'localhost:6777'}`;
+}
