@@ -7,6 +7,7 @@ import { computeProviderProjection } from './compute-provider.projection';
 import { computeSettingsProjection } from './compute-settings.projection';
 import { chatSpendProjection } from './chat-spend.projection';
 import { contestLeaderboardProjection } from './contest-leaderboard.projection';
+import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter-profiles.projection';
@@ -31,6 +32,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,
+  encounterConsentsProjection,
   scheduledPromptsProjection,
   goalsProjection,
   chatSpendProjection,

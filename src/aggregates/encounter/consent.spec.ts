@@ -1,4 +1,6 @@
-import { activeConsents, consentDecider, hasCloudDraftingConsent, type ConsentCommand } from './consent';
+import { activeConsents, allowsCloudDrafting, consentDecider, type ConsentCommand, type ConsentState } from './consent';
+
+const hasCloudDraftingConsent = (state: ConsentState) => allowsCloudDrafting(activeConsents(state));
 import type { ConsentEvent } from './encounter.events';
 
 const now = new Date('2026-06-01T10:00:00.000Z');
