@@ -54,14 +54,14 @@ function userRecordOf(state: UserState): UserRecord {
   };
 }
 
+const ABANDONED_AFTER_MS = 60_000;
+
 /**
  * Claims on unique values (username, e-mail, device). A claim whose owner
  * never finished registering (crash between the claim and the user stream) is
  * taken over once it is older than the abandon delay, so a crash can never
  * lock a username forever.
  */
-const ABANDONED_AFTER_MS = 60_000;
-
 @Injectable()
 export class Claims {
   constructor(

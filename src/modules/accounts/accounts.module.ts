@@ -2,16 +2,6 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { CommonModule } from '../common/common.module';
-import { AccountsQueries } from './accounts.queries';
-import { AdminController } from './admin.controller';
-import { ApiKeysController } from './api-keys.controller';
-import { AuthController } from './auth.controller';
-import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
-import { AuthenticatedGuard, OptionalAuthenticationGuard } from './auth/authenticated.guard';
-import { JwtStrategy } from './auth/jwt.strategy';
-import { PasswordHasher } from './auth/password-hasher';
-import { ServiceSecrets } from './auth/secrets';
-import { TokenService } from './auth/token.service';
 import {
   ChangeUserRoleHandler,
   Claims,
@@ -24,6 +14,16 @@ import {
   RevokeApiKeyHandler,
   Sessions,
 } from './accounts.handlers';
+import { AccountsQueries } from './accounts.queries';
+import { AdminController } from './admin.controller';
+import { ApiKeysController } from './api-keys.controller';
+import { AuthController } from './auth.controller';
+import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
+import { AuthenticatedGuard, OptionalAuthenticationGuard } from './auth/authenticated.guard';
+import { JwtStrategy } from './auth/jwt.strategy';
+import { PasswordHasher } from './auth/password-hasher';
+import { ServiceSecrets } from './auth/secrets';
+import { TokenService } from './auth/token.service';
 
 @Module({
   imports: [PassportModule, CommonModule],

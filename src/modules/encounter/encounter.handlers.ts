@@ -1,8 +1,10 @@
 /**
  * Command handlers of the encounter flow: each loads the stream that owns the
- * decision, runs the pure decider and appends (CommandExecutor). Read models
- * are used only to find a stream (a peer by its current pubkey, a match's
- * pair by the match id); what is decided, is decided on the stream.
+ * decision, runs the pure decider and appends (CommandExecutor), and replies
+ * from the outcome (the decider's state and events), never from a read model
+ * read after the write. Read models are used only to find a stream (a peer by
+ * its current pubkey, a match's pair by the match id); what is decided, is
+ * decided on the stream.
  */
 import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
