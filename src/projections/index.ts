@@ -10,6 +10,7 @@ import { computeProviderProjection } from './compute/compute-provider.projection
 import { computeSettingsProjection } from './compute/compute-settings.projection';
 import { revenueProjection } from './compute/revenue.projection';
 import { contestLeaderboardProjection } from './contest/contest-leaderboard.projection';
+import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
@@ -27,6 +28,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   encounterProfilesProjection,
   encounterMatchesProjection,
   encounterInboxProjection,
+  encounterConsentsProjection,
   scheduledPromptsProjection,
   goalsProjection,
   chatSpendProjection,

@@ -13,7 +13,8 @@ import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
 import { EncounterStreamService } from '../../src/modules/encounter/stream/encounter-stream.service';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -56,7 +57,7 @@ class SseClient {
             return;
           }
           // `: connected` comes once the server listens for this user's live messages
-          void waitUntil(() => client.comments.includes('connected'), 10_000).then(() => resolve(client), reject);
+          void eventually('the `: connected` comment', () => client.comments.includes('connected')).then(() => resolve(client), reject);
         },
       );
       req.on('error', reject);
@@ -203,7 +204,17 @@ describe('encounter stream over SSE', () => {
     });
   }
 
-  const quietly = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const heartbeats = (client: SseClient) => client.comments.filter((c) => c === 'heartbeat').length;
+  /**
+   * Drains the server's side instead of sleeping: resolves once every client
+   * saw two more heartbeats. Each heartbeat starts an inbox poll; the second
+   * comes a whole interval after the first poll began, so whatever that poll
+   * found has been written by then, and nothing more may come.
+   */
+  async function pollsDrained(...clients: SseClient[]): Promise<void> {
+    const seen = clients.map(heartbeats);
+    await eventually('two more heartbeats on every stream', () => clients.every((client, i) => heartbeats(client) >= seen[i] + 2));
+  }
 
   it('refuses a caller without credentials with 401 unauthenticated, on both paths', async () => {
     for (const path of [STREAM, '/social/encounter/stream']) {
@@ -228,8 +239,8 @@ describe('encounter stream over SSE', () => {
     const matchId = `match_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const position = await matchBound(a.id, b.id, matchId);
 
-    await waitUntil(() => sa.events.length > 0 && sb.events.length > 0, 10_000);
-    await quietly(1500); // past a heartbeat poll: nothing more may come
+    await eventually('the match message on both streams', () => sa.events.length > 0 && sb.events.length > 0);
+    await pollsDrained(sa, sb, sc);
     for (const [client, user] of [[sa, a], [sb, b]] as const) {
       expect(client.events).toHaveLength(1);
       const [event] = client.events;
@@ -246,8 +257,8 @@ describe('encounter stream over SSE', () => {
     const [a, b] = [await register(), await register()];
     const [sa, sb] = [await connect(a), await connect(b)];
     const position = await swipeLiked(a.id, b.id);
-    await waitUntil(() => sa.events.length > 0, 10_000);
-    await quietly(1500);
+    await eventually("the swipe on the swiper's stream", () => sa.events.length > 0);
+    await pollsDrained(sa, sb);
     expect(sa.events).toEqual([
       { id: String(position), event: 'com.svc.encounter.swipe', data: expect.objectContaining({ topic: `com.svc.encounter.swipe.${a.id}`, payload: expect.objectContaining({ decision: 'like', match_id: null }) }) },
     ]);
@@ -259,7 +270,7 @@ describe('encounter stream over SSE', () => {
     const matchId = `match_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const first = await connect(a);
     const p1 = await matchBound(a.id, b.id, matchId);
-    await waitUntil(() => first.events.length === 1, 10_000);
+    await eventually('the match message', () => first.events.length === 1);
     first.close();
 
     // missed while away: two openers and the other user's swipe (never for A)
@@ -268,10 +279,10 @@ describe('encounter stream over SSE', () => {
     const p3 = await icebreakerSent(a.id, b.id, matchId, 'hello again');
 
     const resumed = await connect(a, { 'last-event-id': String(p1) });
-    await waitUntil(() => resumed.events.length >= 2, 10_000);
+    await eventually('the two missed messages', () => resumed.events.length >= 2);
     const p4 = await swipeLiked(a.id, b.id, matchId);
-    await waitUntil(() => resumed.events.length >= 3, 10_000);
-    await quietly(1500);
+    await eventually('the live message after the missed ones', () => resumed.events.length >= 3);
+    await pollsDrained(resumed);
     expect(resumed.ids()).toEqual([p2, p3, p4]);
     expect(resumed.events.map((e) => e.event)).toEqual(['com.svc.encounter.icebreaker', 'com.svc.encounter.icebreaker', 'com.svc.encounter.swipe']);
     expect(resumed.events[0].data.payload).toMatchObject({ match_id: matchId, side: 'a', status: 'sent' });
@@ -279,8 +290,8 @@ describe('encounter stream over SSE', () => {
     // the query parameter works the same; the header wins when both are given
     const byQuery = await connect(a, {}, `${STREAM}?last_event_id=${p2}`);
     const both = await connect(a, { 'last-event-id': String(p3) }, `${STREAM}?last_event_id=${p1}`);
-    await waitUntil(() => byQuery.events.length >= 2 && both.events.length >= 1, 10_000);
-    await quietly(1200);
+    await eventually('the messages after each resume position', () => byQuery.events.length >= 2 && both.events.length >= 1);
+    await pollsDrained(byQuery, both);
     expect(byQuery.ids()).toEqual([p3, p4]);
     expect(both.ids()).toEqual([p4]);
   });
@@ -290,15 +301,15 @@ describe('encounter stream over SSE', () => {
     await swipeLiked(a.id, b.id);
     const client = await connect(a);
     const later = await swipeLiked(a.id, b.id);
-    await waitUntil(() => client.events.length > 0, 10_000);
-    await quietly(1200);
+    await eventually('the message sent after connecting', () => client.events.length > 0);
+    await pollsDrained(client);
     expect(client.ids()).toEqual([later]);
   });
 
   it('sends a heartbeat comment every configured interval', async () => {
     const user = await register();
     const client = await connect(user);
-    await waitUntil(() => client.comments.filter((c) => c === 'heartbeat').length >= 2, 5000);
+    await eventually('two heartbeats', () => heartbeats(client) >= 2, { timeoutMs: 5000 });
     expect(client.events).toEqual([]);
   });
 });
@@ -308,7 +319,7 @@ describe('encounter stream without heartbeat polls', () => {
     const t = await startTestApp({ SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC: '60' });
     const clients: SseClient[] = [];
     try {
-      await waitUntil(() => t.app.get(EncounterStreamService).isListening, 30_000);
+      await eventually('the stream consumer joined its group', () => t.app.get(EncounterStreamService).isListening, { timeoutMs: 30_000 });
       const users = [];
       for (let i = 0; i < 2; i++) {
         const username = uniqueName('s');
@@ -331,7 +342,7 @@ describe('encounter stream without heartbeat polls', () => {
         ],
         'any',
       );
-      await waitUntil(() => clients[0].events.length > 0, 20_000);
+      await eventually('the live message', () => clients[0].events.length > 0, { timeoutMs: 20_000 });
       expect(clients[0].ids()).toEqual([position]);
       expect(clients[1].events).toEqual([]);
     } finally {
@@ -353,7 +364,7 @@ describe('encounter stream at shutdown', () => {
       const started = Date.now();
       await t.close();
       expect(Date.now() - started).toBeLessThan(5000);
-      await waitUntil(() => client.ended, 2000);
+      await eventually('the stream ended', () => client.ended, { timeoutMs: 2000 });
     } finally {
       client.close();
     }

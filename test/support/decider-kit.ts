@@ -9,6 +9,7 @@
  *
  * `given` folds past events with `evolve`; `when` runs `decide` at `now`
  * (the kit's default, or the one passed); `then` compares the new events.
+ * A past written as commands is `given(...history(like(s1), like(s2)))`.
  */
 import type { Decider, DomainEvent } from '../../src/aggregates/shared/decider';
 import { DomainError, type DomainErrorKind } from '../../src/aggregates/shared/domain-error';
@@ -36,6 +37,8 @@ export interface DeciderKit<S, C, E extends DomainEvent> {
   given(...events: E[]): GivenResult<S, C, E>;
   /** the state after deciding each command in turn (at `now`) and applying its events */
   after(...commands: C[]): S;
+  /** the events recorded by deciding each command in turn (at `now`): a past to hand to `given` */
+  history(...commands: C[]): E[];
 }
 
 export function deciderKit<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, defaultNow: Date = new Date()): DeciderKit<S, C, E> {
@@ -69,9 +72,19 @@ export function deciderKit<S, C, E extends DomainEvent>(decider: Decider<S, C, E
       },
     };
   };
+  const history = (...commands: C[]): E[] => {
+    const events: E[] = [];
+    let state = decider.initialState;
+    for (const command of commands) {
+      const recorded = decider.decide(command, state, defaultNow);
+      events.push(...recorded);
+      state = fold(state, recorded);
+    }
+    return events;
+  };
   return {
     given,
-    after: (...commands) =>
-      commands.reduce((state, command) => fold(state, decider.decide(command, state, defaultNow)), decider.initialState),
+    after: (...commands) => fold(decider.initialState, history(...commands)),
+    history,
   };
 }

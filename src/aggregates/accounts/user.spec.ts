@@ -1,24 +1,20 @@
-import { DomainError } from '../shared/domain-error';
+import { deciderKit } from '../../../test/support/decider-kit';
 import { INVALID_CREDENTIALS, INVALID_RECOVERY_CODE, userDecider, type UserCommand } from './user';
-import type { UserEvent } from './user.events';
+import type { UserEvent, UserRegisteredData } from './user.events';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
-const given = (...events: UserEvent[]) => events.reduce(userDecider.evolve, userDecider.initialState);
-const when = (command: UserCommand, ...past: UserEvent[]) => userDecider.decide(command, given(...past), now);
+const { given } = deciderKit(userDecider, now);
 
-const registered: UserEvent = {
-  type: 'UserRegistered',
-  data: {
-    user_id: 'u1',
-    username: 'alice',
-    email: 'alice@example.com',
-    display_name: 'Alice',
-    role: 'user',
-    user_type: 'human',
-    password_hash: 'hash',
-    registered_at: '2026-11-22T09:00:00.000Z',
-  },
+const registration: Omit<UserRegisteredData, 'registered_at'> = {
+  user_id: 'u1',
+  username: 'alice',
+  email: 'alice@example.com',
+  display_name: 'Alice',
+  role: 'user',
+  user_type: 'human',
+  password_hash: 'hash',
 };
+const registered: UserEvent = { type: 'UserRegistered', data: { ...registration, registered_at: '2026-11-22T09:00:00.000Z' } };
 const guest: UserEvent = {
   type: 'GuestRegistered',
   data: {
@@ -30,84 +26,110 @@ const guest: UserEvent = {
     registered_at: '2026-11-22T09:00:00.000Z',
   },
 };
+const login = (passwordVerified = true): UserCommand => ({ kind: 'recordLogin', tokenId: 't1', method: 'password', passwordVerified });
+const recover = (presentedCodeHash: string, newCodeHash: string, deviceId: string | null = null): UserCommand => ({
+  kind: 'recoverGuest',
+  presentedCodeHash,
+  newCodeHash,
+  tokenId: 't',
+  deviceId,
+});
 
 describe('user', () => {
-  it('given nothing, when registering, then UserRegistered is recorded with the time', () => {
-    const { registered_at, ...registration } = registered.data as typeof registered.data & { registered_at: string };
-    expect(when({ kind: 'register', registration })).toEqual([
-      { type: 'UserRegistered', data: { ...registration, registered_at: now.toISOString() } },
-    ]);
-    expect(registered_at).toBeDefined();
+  describe('registering', () => {
+    it('given nothing, when registering, then UserRegistered is recorded with the time', () =>
+      given()
+        .when({ kind: 'register', registration })
+        .then({ type: 'UserRegistered', data: { ...registration, registered_at: now.toISOString() } }));
+
+    it('given a registered user, when registering again, then it is a conflict', () =>
+      given(registered).when({ kind: 'register', registration }).thenRefused('conflict', 'User already registered'));
+
+    it('given a registration, then the state holds what a session shows (no activity yet)', () => {
+      expect(given(registered).state()).toMatchObject({
+        userId: 'u1',
+        username: 'alice',
+        email: 'alice@example.com',
+        displayName: 'Alice',
+        role: 'user',
+        userType: 'human',
+        registeredAt: '2026-11-22T09:00:00.000Z',
+        lastActiveAt: null,
+      });
+    });
+
+    it('given a guest registration, then the state shows a guest without e-mail, active since registering', () => {
+      expect(given(guest).state()).toMatchObject({
+        userId: 'g1',
+        username: 'guest_bob_a1b2c3',
+        email: null,
+        displayName: 'bob',
+        role: 'guest',
+        userType: 'guest',
+        lastActiveAt: '2026-11-22T09:00:00.000Z',
+      });
+    });
   });
 
-  it('given a registered user, when registering again, then it is a conflict', () => {
-    const { registered_at: _, ...registration } = registered.data as typeof registered.data & { registered_at: string };
-    expect(() => when({ kind: 'register', registration }, registered)).toThrow(DomainError);
+  describe('logging in and out', () => {
+    it('given a registered user, when a verified login is recorded, then UserLoggedIn carries the token id', () =>
+      given(registered)
+        .when(login())
+        .then({ type: 'UserLoggedIn', data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() } }));
+
+    it('given a registered user, when a verified login is recorded, then the state shows the activity', () => {
+      expect(given(registered).when(login()).state().lastActiveAt).toBe(now.toISOString());
+    });
+
+    it('given a registered user, when a wrong password is recorded, then UserLoginFailed is recorded for the audit', () =>
+      given(registered).when(login(false)).then({ type: 'UserLoginFailed', data: { user_id: 'u1', at: now.toISOString() } }));
+
+    it('given no user, when a login is recorded, then it is refused with the generic credentials text', () =>
+      given().when(login()).thenRefused('unauthenticated', INVALID_CREDENTIALS));
+
+    it('given a user, when logging out, then the token is revoked until it expires', () =>
+      given(registered)
+        .when({ kind: 'revokeToken', tokenId: 't1', expiresAt: '2026-11-23T10:00:00.000Z' })
+        .then({
+          type: 'TokenRevoked',
+          data: { user_id: 'u1', token_id: 't1', expires_at: '2026-11-23T10:00:00.000Z', at: now.toISOString() },
+        }));
   });
 
-  it('given a registered user, when a verified login is recorded, then UserLoggedIn carries the token id', () => {
-    expect(when({ kind: 'recordLogin', tokenId: 't1', method: 'password', passwordVerified: true }, registered)).toEqual([
-      { type: 'UserLoggedIn', data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() } },
-    ]);
-  });
+  describe('guest recovery', () => {
+    it('given a guest, when recovering with the current code, then the code is rotated', () =>
+      given(guest)
+        .when(recover('code1', 'code2', 'd'))
+        .then({
+          type: 'GuestRecovered',
+          data: { user_id: 'g1', token_id: 't', recovery_code_hash: 'code2', device_id: 'd', at: now.toISOString() },
+        }));
 
-  it('given a registered user, when a wrong password is recorded, then UserLoginFailed is recorded for the audit', () => {
-    expect(when({ kind: 'recordLogin', tokenId: 't1', method: 'password', passwordVerified: false }, registered)).toEqual([
-      { type: 'UserLoginFailed', data: { user_id: 'u1', at: now.toISOString() } },
-    ]);
-  });
-
-  it('given no user, when a login is recorded, then it is refused with the generic credentials text', () => {
-    expect(() => when({ kind: 'recordLogin', tokenId: 't1', method: 'password', passwordVerified: true })).toThrow(
-      new DomainError('unauthenticated', INVALID_CREDENTIALS),
-    );
-  });
-
-  it('given a guest, when recovering with the current code, then the code is rotated', () => {
-    const events = when({ kind: 'recoverGuest', presentedCodeHash: 'code1', newCodeHash: 'code2', tokenId: 't', deviceId: 'd' }, guest);
-    expect(events).toEqual([
-      {
+    it('given a recovered guest, when the old code is used again, then it is refused (one-time code)', () => {
+      const recovered: UserEvent = {
         type: 'GuestRecovered',
-        data: { user_id: 'g1', token_id: 't', recovery_code_hash: 'code2', device_id: 'd', at: now.toISOString() },
-      },
-    ]);
+        data: { user_id: 'g1', token_id: 't', recovery_code_hash: 'code2', device_id: null, at: now.toISOString() },
+      };
+      given(guest, recovered).when(recover('code1', 'code3')).thenRefused('unauthenticated', INVALID_RECOVERY_CODE);
+    });
+
+    it('given a human user, when recovering as a guest, then it is refused', () =>
+      given(registered).when(recover('hash', 'x')).thenRefused('unauthenticated', INVALID_RECOVERY_CODE));
   });
 
-  it('given a recovered guest, when the old code is used again, then it is refused (one-time code)', () => {
-    const recovered: UserEvent = {
-      type: 'GuestRecovered',
-      data: { user_id: 'g1', token_id: 't', recovery_code_hash: 'code2', device_id: null, at: now.toISOString() },
-    };
-    expect(() =>
-      when({ kind: 'recoverGuest', presentedCodeHash: 'code1', newCodeHash: 'code3', tokenId: 't2', deviceId: null }, guest, recovered),
-    ).toThrow(new DomainError('unauthenticated', INVALID_RECOVERY_CODE));
-  });
+  describe('roles', () => {
+    it('given a user, when an admin changes the role, then the change records both roles and the admin', () =>
+      given(registered)
+        .when({ kind: 'changeRole', role: 'operator', changedBy: 'admin1' })
+        .then({
+          type: 'UserRoleChanged',
+          data: { user_id: 'u1', role: 'operator', previous_role: 'user', changed_by: 'admin1', at: now.toISOString() },
+        }));
 
-  it('given a human user, when recovering as a guest, then it is refused', () => {
-    expect(() =>
-      when({ kind: 'recoverGuest', presentedCodeHash: 'hash', newCodeHash: 'x', tokenId: 't', deviceId: null }, registered),
-    ).toThrow(DomainError);
-  });
+    it('given a user with a role, when setting the same role, then nothing is recorded', () =>
+      given(registered).when({ kind: 'changeRole', role: 'user', changedBy: 'admin1' }).thenNothing());
 
-  it('given a user, when logging out, then the token is revoked until it expires', () => {
-    expect(when({ kind: 'revokeToken', tokenId: 't1', expiresAt: '2026-11-23T10:00:00.000Z' }, registered)).toEqual([
-      {
-        type: 'TokenRevoked',
-        data: { user_id: 'u1', token_id: 't1', expires_at: '2026-11-23T10:00:00.000Z', at: now.toISOString() },
-      },
-    ]);
-  });
-
-  it('given a user, when an admin changes the role, then the change records both roles and the admin', () => {
-    expect(when({ kind: 'changeRole', role: 'operator', changedBy: 'admin1' }, registered)).toEqual([
-      {
-        type: 'UserRoleChanged',
-        data: { user_id: 'u1', role: 'operator', previous_role: 'user', changed_by: 'admin1', at: now.toISOString() },
-      },
-    ]);
-  });
-
-  it('given a user with a role, when setting the same role, then nothing is recorded', () => {
-    expect(when({ kind: 'changeRole', role: 'user', changedBy: 'admin1' }, registered)).toEqual([]);
+    it('given no user, when changing a role, then 404 user not found', () =>
+      given().when({ kind: 'changeRole', role: 'operator', changedBy: 'admin1' }).thenRefused('not_found', 'user not found'));
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The user account aggregate. Password and recovery-code checks that need a
  * slow hash happen before `decide` (the handler passes the verdict in), so
- * `decide` stays pure and cheap.
+ * `decide` stays pure and cheap. The state also keeps what a client is shown
+ * of the account (name, e-mail, times), so a command's reply is built from the
+ * state it left, never from a read model that may lag.
  */
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
@@ -10,10 +12,16 @@ import type { GuestRegisteredData, Role, UserEvent, UserRegisteredData, UserType
 export interface UserState {
   exists: boolean;
   userId: string | null;
+  username: string | null;
+  email: string | null;
+  displayName: string | null;
   userType: UserType | null;
   role: Role | null;
   passwordHash: string | null;
   recoveryCodeHash: string | null;
+  registeredAt: string | null;
+  /** the last login or recovery (a guest's registration counts) */
+  lastActiveAt: string | null;
 }
 
 export type UserCommand =
@@ -31,10 +39,15 @@ export const INVALID_RECOVERY_CODE = 'Invalid recovery code';
 const initialState: UserState = {
   exists: false,
   userId: null,
+  username: null,
+  email: null,
+  displayName: null,
   userType: null,
   role: null,
   passwordHash: null,
   recoveryCodeHash: null,
+  registeredAt: null,
+  lastActiveAt: null,
 };
 
 function evolve(state: UserState, event: UserEvent): UserState {
@@ -44,24 +57,35 @@ function evolve(state: UserState, event: UserEvent): UserState {
         ...state,
         exists: true,
         userId: event.data.user_id,
+        username: event.data.username,
+        email: event.data.email,
+        displayName: event.data.display_name,
         userType: event.data.user_type,
         role: event.data.role,
         passwordHash: event.data.password_hash,
+        registeredAt: event.data.registered_at,
+        lastActiveAt: null,
       };
     case 'GuestRegistered':
       return {
         ...state,
         exists: true,
         userId: event.data.user_id,
+        username: event.data.username,
+        email: null,
+        displayName: event.data.display_name,
         userType: 'guest',
         role: 'guest',
         recoveryCodeHash: event.data.recovery_code_hash,
+        registeredAt: event.data.registered_at,
+        lastActiveAt: event.data.registered_at,
       };
     case 'GuestRecovered':
-      return { ...state, recoveryCodeHash: event.data.recovery_code_hash };
+      return { ...state, recoveryCodeHash: event.data.recovery_code_hash, lastActiveAt: event.data.at };
     case 'UserRoleChanged':
       return { ...state, role: event.data.role };
     case 'UserLoggedIn':
+      return { ...state, lastActiveAt: event.data.at };
     case 'UserLoginFailed':
     case 'TokenRevoked':
       return state;

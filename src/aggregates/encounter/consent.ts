@@ -32,9 +32,9 @@ function isActive(state: ConsentState, consentType: string, scope: string): bool
   return Object.prototype.hasOwnProperty.call(state.active, keyOf(consentType, scope));
 }
 
-/** Cloud drafting allowed: an active cloud_capability consent with scope `*` or `encounter_icebreaker`. */
-export function hasCloudDraftingConsent(state: ConsentState): boolean {
-  return CLOUD_DRAFTING_SCOPES.some((scope) => isActive(state, CLOUD_DRAFTING_CONSENT_TYPE, scope));
+/** Cloud drafting allowed by these active consents: a cloud_capability consent with scope `*` or `encounter_icebreaker`. */
+export function allowsCloudDrafting(active: readonly Pick<ActiveConsent, 'consent_type' | 'scope'>[]): boolean {
+  return active.some((c) => c.consent_type === CLOUD_DRAFTING_CONSENT_TYPE && CLOUD_DRAFTING_SCOPES.includes(c.scope));
 }
 
 /** The active consents, sorted by type, then scope. */

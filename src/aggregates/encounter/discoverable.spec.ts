@@ -1,11 +1,5 @@
-import { DomainError } from '../shared/domain-error';
-import {
-  discoverableDecider,
-  discoverableView,
-  isDiscoverableAt,
-  type DiscoverableCommand,
-  type DiscoverableState,
-} from './discoverable';
+import { deciderKit } from '../../../test/support/decider-kit';
+import { discoverableDecider, discoverableView, isDiscoverableAt, type DiscoverableCommand } from './discoverable';
 import { DEFAULT_ENCOUNTER_LIMITS } from './encounter-limits';
 import type { DiscoverableEnabled, DiscoverableEvent } from './encounter.events';
 
@@ -14,8 +8,7 @@ const t0 = new Date('2026-06-01T10:00:00.000Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
 const H = 3600 * 1000;
 
-const given = (...events: DiscoverableEvent[]): DiscoverableState =>
-  events.reduce(discoverableDecider.evolve, discoverableDecider.initialState);
+const { given } = deciderKit(discoverableDecider, t0);
 const set = (fields: Partial<DiscoverableCommand> = {}): DiscoverableCommand => ({
   kind: 'set',
   userId: 'u1',
@@ -24,27 +17,12 @@ const set = (fields: Partial<DiscoverableCommand> = {}): DiscoverableCommand => 
   limits,
   ...fields,
 });
-const when = (command: DiscoverableCommand, state: DiscoverableState, now: Date = t0) => ({
-  then: (expected: DiscoverableEvent[]) => expect(discoverableDecider.decide(command, state, now)).toEqual(expected),
-  thenData: () => discoverableDecider.decide(command, state, now)[0].data,
-  thenRefused: (kind: DomainError['kind'], message: string) => {
-    let error: unknown;
-    try {
-      discoverableDecider.decide(command, state, now);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ kind, message });
-  },
-});
+/** The data of the one event a command records. */
+const recorded = (result: { events(): DiscoverableEvent[] }) => result.events()[0].data;
 
-/** Applies the toggles in turn, each at its own time, and returns the state after them. */
-function toggled(times: Date[], command: DiscoverableCommand = set()): DiscoverableState {
-  return times.reduce(
-    (state, time) => discoverableDecider.decide(command, state, time).reduce(discoverableDecider.evolve, state),
-    discoverableDecider.initialState,
-  );
+/** The events of toggling at each of these times in turn. */
+function toggles(times: Date[], command: DiscoverableCommand = set()): DiscoverableEvent[] {
+  return times.reduce<DiscoverableEvent[]>((past, time) => [...past, ...given(...past).when(command, time).events()], []);
 }
 
 const enabledEvent = (overrides: Partial<DiscoverableEnabled['data']> = {}): DiscoverableEnabled => ({
@@ -68,8 +46,9 @@ const enabledEvent = (overrides: Partial<DiscoverableEnabled['data']> = {}): Dis
 describe('discoverable', () => {
   describe('enabling', () => {
     it('given nothing, when enabling with the adult claim, then DiscoverableEnabled starts the window and expires after the TTL', () => {
-      when(set({ ttlSec: 600, faceVisible: true, avatarStyle: 'pixel', vibeTags: ['hiking'] }), given()).then([
-        {
+      given()
+        .when(set({ ttlSec: 600, faceVisible: true, avatarStyle: 'pixel', vibeTags: ['hiking'] }))
+        .then({
           type: 'DiscoverableEnabled',
           data: {
             user_id: 'u1',
@@ -84,36 +63,34 @@ describe('discoverable', () => {
             expires_at: at(600 * 1000).toISOString(),
             ttl_sec: 600,
           },
-        },
-      ]);
+        });
     });
 
     it('given nothing, when enabling without the adult claim, then 403', () => {
-      when(set({ ageClaim18: undefined }), given()).thenRefused('forbidden', 'age_claim_18 must be true to enable discoverable');
+      given().when(set({ ageClaim18: undefined })).thenRefused('forbidden', 'age_claim_18 must be true to enable discoverable');
     });
 
     it('given nothing, when enabling with age_claim_18 false, then 403', () => {
-      when(set({ ageClaim18: false }), given()).thenRefused('forbidden', 'age_claim_18 must be true to enable discoverable');
+      given().when(set({ ageClaim18: false })).thenRefused('forbidden', 'age_claim_18 must be true to enable discoverable');
     });
 
     it('given a stored adult claim, when enabling without repeating it, then 403 (the claim goes with each enable)', () => {
-      when(set({ ageClaim18: undefined }), given(enabledEvent())).thenRefused(
+      given(enabledEvent()).when(set({ ageClaim18: undefined })).thenRefused(
         'forbidden',
         'age_claim_18 must be true to enable discoverable',
       );
     });
 
     it('given nothing, when disabling without the adult claim, then DiscoverableDisabled is recorded', () => {
-      expect(discoverableDecider.decide(set({ enabled: false, ageClaim18: undefined }), given(), t0)[0].type).toBe(
-        'DiscoverableDisabled',
-      );
+      expect(given().when(set({ enabled: false, ageClaim18: undefined })).events().map((e) => e.type)).toEqual(['DiscoverableDisabled']);
     });
   });
 
   describe('disabling', () => {
     it('given an enabled preference, when disabling, then DiscoverableDisabled keeps the profile and counts the toggle', () => {
-      when(set({ enabled: false, ageClaim18: undefined }), given(enabledEvent()), at(H)).then([
-        {
+      given(enabledEvent())
+        .when(set({ enabled: false, ageClaim18: undefined }), at(H))
+        .then({
           type: 'DiscoverableDisabled',
           data: {
             user_id: 'u1',
@@ -126,15 +103,11 @@ describe('discoverable', () => {
             last_toggle_at: at(H).toISOString(),
             disabled_at: at(H).toISOString(),
           },
-        },
-      ]);
+        });
     });
 
     it('given an enabled preference, when it is disabled, then the expiry is cleared and it reads as off', () => {
-      const state = toggled([t0]);
-      const off = discoverableDecider
-        .decide(set({ enabled: false }), state, at(H))
-        .reduce(discoverableDecider.evolve, state);
+      const off = given(...toggles([t0])).when(set({ enabled: false }), at(H)).state();
       expect(off.expiresAt).toBeNull();
       expect(discoverableView(off, at(H))).toMatchObject({ enabled: false, expires_at: null, remaining_sec: 0 });
     });
@@ -144,31 +117,31 @@ describe('discoverable', () => {
     const six = [0, 1, 2, 3, 4, 5].map((i) => at(i * H));
 
     it('given six toggles in the window, when toggling again, then 429 names the limit', () => {
-      when(set(), toggled(six), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
+      given(...toggles(six)).when(set(), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
     });
 
     it('given six toggles in the window, when disabling, then the off toggle is limited too', () => {
-      when(set({ enabled: false }), toggled(six), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
+      given(...toggles(six)).when(set({ enabled: false }), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
     });
 
     it('given the limit reached, when enabling without the adult claim, then the limit check answers first (429, not 403)', () => {
-      when(set({ ageClaim18: false }), toggled(six), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
+      given(...toggles(six)).when(set({ ageClaim18: false }), at(6 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
     });
 
     it('given five toggles, when toggling the sixth time, then it is accepted with count 6', () => {
-      expect(when(set(), toggled(six.slice(0, 5)), at(5 * H)).thenData()).toMatchObject({
+      expect(recorded(given(...toggles(six.slice(0, 5))).when(set(), at(5 * H)))).toMatchObject({
         toggle_count_24h: 6,
         toggle_window_start: t0.toISOString(),
       });
     });
 
     it('given the limit reached, when exactly 24 h after the window start, then it is still inside the window (429)', () => {
-      when(set(), toggled(six), at(24 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
+      given(...toggles(six)).when(set(), at(24 * H)).thenRefused('rate_limited', 'toggle limit reached (6 per 24h)');
     });
 
     it('given the limit reached, when more than 24 h after the window start, then the window restarts at now with count 1', () => {
       const now = at(24 * H + 1);
-      expect(when(set(), toggled(six), now).thenData()).toMatchObject({
+      expect(recorded(given(...toggles(six)).when(set(), now))).toMatchObject({
         toggle_count_24h: 1,
         toggle_window_start: now.toISOString(),
         last_toggle_at: now.toISOString(),
@@ -177,7 +150,7 @@ describe('discoverable', () => {
 
     it('given a configured limit of 2, when toggling a third time, then the message names 2', () => {
       const two = { ...limits, maxToggles24h: 2 };
-      when(set({ limits: two }), toggled([t0, at(1)], set({ limits: two })), at(2)).thenRefused(
+      given(...toggles([t0, at(1)], set({ limits: two }))).when(set({ limits: two }), at(2)).thenRefused(
         'rate_limited',
         'toggle limit reached (2 per 24h)',
       );
@@ -185,7 +158,7 @@ describe('discoverable', () => {
   });
 
   describe('ttl', () => {
-    const ttlOf = (ttlSec: number | undefined) => when(set({ ttlSec }), given()).thenData();
+    const ttlOf = (ttlSec: number | undefined) => recorded(given().when(set({ ttlSec })));
 
     it.each([
       ['missing', undefined, 14400],
@@ -204,14 +177,14 @@ describe('discoverable', () => {
     });
 
     it('given a configured TTL of 60, when asking for more, then it is capped at 60', () => {
-      const data = when(set({ ttlSec: 600, limits: { ...limits, discoverableTtlSec: 60 } }), given()).thenData();
+      const data = recorded(given().when(set({ ttlSec: 600, limits: { ...limits, discoverableTtlSec: 60 } })));
       expect((data as DiscoverableEnabled['data']).ttl_sec).toBe(60);
     });
   });
 
   describe('profile', () => {
     it('given nothing, when enabling without profile fields, then the defaults are used', () => {
-      expect(when(set(), given()).thenData()).toMatchObject({
+      expect(recorded(given().when(set()))).toMatchObject({
         age_claim_18: true,
         face_visible: false,
         avatar_style: 'studio_ghibli',
@@ -220,7 +193,7 @@ describe('discoverable', () => {
     });
 
     it('given a stored profile, when toggling without profile fields, then the stored profile is kept', () => {
-      expect(when(set({ enabled: false }), given(enabledEvent())).thenData()).toMatchObject({
+      expect(recorded(given(enabledEvent()).when(set({ enabled: false })))).toMatchObject({
         face_visible: true,
         avatar_style: 'pixel',
         vibe_tags: ['hiking'],
@@ -228,38 +201,40 @@ describe('discoverable', () => {
     });
 
     it('given a stored profile, when giving new fields, then they replace the stored ones', () => {
-      expect(
-        when(set({ faceVisible: false, avatarStyle: 'anime', vibeTags: ['chess'] }), given(enabledEvent())).thenData(),
-      ).toMatchObject({ face_visible: false, avatar_style: 'anime', vibe_tags: ['chess'] });
+      expect(recorded(given(enabledEvent()).when(set({ faceVisible: false, avatarStyle: 'anime', vibeTags: ['chess'] })))).toMatchObject({
+        face_visible: false,
+        avatar_style: 'anime',
+        vibe_tags: ['chess'],
+      });
     });
 
     it('given nothing, when the avatar style is longer than 64 code points, then it is cut to 64', () => {
       const style = '🎨'.repeat(70);
-      expect(when(set({ avatarStyle: style }), given()).thenData().avatar_style).toBe('🎨'.repeat(64));
+      expect(recorded(given().when(set({ avatarStyle: style }))).avatar_style).toBe('🎨'.repeat(64));
     });
 
     it('given a stored style, when the avatar style is empty, then the default is used', () => {
-      expect(when(set({ avatarStyle: '' }), given(enabledEvent())).thenData().avatar_style).toBe('studio_ghibli');
+      expect(recorded(given(enabledEvent()).when(set({ avatarStyle: '' }))).avatar_style).toBe('studio_ghibli');
     });
 
     it('given nothing, when sending twelve tags, then only the first ten are kept', () => {
       const tags = Array.from({ length: 12 }, (_, i) => `t${i}`);
-      expect(when(set({ vibeTags: tags }), given()).thenData().vibe_tags).toEqual(tags.slice(0, 10));
+      expect(recorded(given().when(set({ vibeTags: tags }))).vibe_tags).toEqual(tags.slice(0, 10));
     });
 
     it('given nothing, when a tag is longer than 40 code points, then it is cut to 40', () => {
-      expect(when(set({ vibeTags: ['ü'.repeat(45), 'ok'] }), given()).thenData().vibe_tags).toEqual(['ü'.repeat(40), 'ok']);
+      expect(recorded(given().when(set({ vibeTags: ['ü'.repeat(45), 'ok'] }))).vibe_tags).toEqual(['ü'.repeat(40), 'ok']);
     });
 
     it('given nothing, when some tags are blank, then they are left out before the ten are counted', () => {
       const tags = ['', ' ', ...Array.from({ length: 10 }, (_, i) => `t${i}`)];
-      expect(when(set({ vibeTags: tags }), given()).thenData().vibe_tags).toEqual(tags.slice(2));
+      expect(recorded(given().when(set({ vibeTags: tags }))).vibe_tags).toEqual(tags.slice(2));
     });
   });
 
   describe('view and expiry', () => {
     it('given no events, when reading, then the SPEC defaults are shown', () => {
-      expect(discoverableView(given(), t0)).toEqual({
+      expect(discoverableView(given().state(), t0)).toEqual({
         enabled: false,
         expires_at: null,
         remaining_sec: 0,
@@ -272,7 +247,7 @@ describe('discoverable', () => {
     });
 
     it('given an enabled preference, when reading before expiry, then it is on with the whole seconds left', () => {
-      expect(discoverableView(given(enabledEvent()), at(H + 500))).toEqual({
+      expect(discoverableView(given(enabledEvent()).state(), at(H + 500))).toEqual({
         enabled: true,
         expires_at: at(4 * H).toISOString(),
         remaining_sec: 3 * 3600 - 1,
@@ -285,7 +260,7 @@ describe('discoverable', () => {
     });
 
     it('given an enabled preference, when reading at expires_at, then it reads as off with 0 left and the past expiry', () => {
-      expect(discoverableView(given(enabledEvent()), at(4 * H))).toMatchObject({
+      expect(discoverableView(given(enabledEvent()).state(), at(4 * H))).toMatchObject({
         enabled: false,
         expires_at: at(4 * H).toISOString(),
         remaining_sec: 0,
@@ -293,7 +268,7 @@ describe('discoverable', () => {
     });
 
     it('given an enabled preference, when time passes expires_at, then no event is needed: only the clock turns it off', () => {
-      const state = given(enabledEvent());
+      const state = given(enabledEvent()).state();
       expect(isDiscoverableAt(state, at(4 * H - 1))).toBe(true);
       expect(isDiscoverableAt(state, at(4 * H))).toBe(false);
       expect(state.enabled).toBe(true);
@@ -306,7 +281,7 @@ describe('discoverable', () => {
     });
 
     it('given a toggle window more than 24 h old, when reading, then toggle_count_24h is 0', () => {
-      const state = given(enabledEvent({ toggle_count_24h: 4 }));
+      const state = given(enabledEvent({ toggle_count_24h: 4 })).state();
       expect(discoverableView(state, at(24 * H)).toggle_count_24h).toBe(4);
       expect(discoverableView(state, at(24 * H + 1)).toggle_count_24h).toBe(0);
     });

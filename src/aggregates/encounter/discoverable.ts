@@ -45,6 +45,9 @@ export type DiscoverableCommand = {
   limits: EncounterLimits;
 };
 
+/** What the GET view is computed from: the state, or the encounter profile read model mapped to it. */
+export type DiscoverablePreference = Pick<DiscoverableState, 'enabled' | 'expiresAt' | 'profile' | 'toggleCount' | 'windowStart'>;
+
 /** GET /encounter/discoverable (SPEC §4.7). */
 export interface DiscoverableView {
   enabled: boolean;
@@ -117,7 +120,7 @@ export function isDiscoverableAt(
  * past value (it says when discoverability ended) while enabled reads false.
  * toggle_count_24h reads 0 once the window is more than 24 h old.
  */
-export function discoverableView(state: DiscoverableState, now: Date): DiscoverableView {
+export function discoverableView(state: DiscoverablePreference, now: Date): DiscoverableView {
   const enabled = isDiscoverableAt(state, now);
   const remaining = enabled && state.expiresAt !== null ? Math.floor((Date.parse(state.expiresAt) - now.getTime()) / 1000) : 0;
   return {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deciderKit } from '../../../test/support/decider-kit';
 import { DomainError } from '../shared/domain-error';
 import {
   bleContextId,
@@ -7,7 +8,6 @@ import {
   icebreakerText,
   pairMatchView,
   type EncounterPairCommand,
-  type EncounterPairState,
 } from './encounter-pair';
 import { DEFAULT_ENCOUNTER_LIMITS } from './encounter-limits';
 import type { EncounterPairEvent, MatchBound, SightingRecorded } from './encounter.events';
@@ -63,181 +63,154 @@ const decline = (callerId: string, reason?: string | null, matchId = 'match_1'):
   reason,
 });
 
-const given = (...events: EncounterPairEvent[]): EncounterPairState =>
-  events.reduce(encounterPairDecider.evolve, encounterPairDecider.initialState);
-/** The state after each command was decided (at `now`) and its events applied, in turn. */
-const after = (...commands: EncounterPairCommand[]): EncounterPairState =>
-  commands.reduce(
-    (state, command) => encounterPairDecider.decide(command, state, now).reduce(encounterPairDecider.evolve, state),
-    encounterPairDecider.initialState,
-  );
-const when = (command: EncounterPairCommand, state: EncounterPairState, time: Date = now) => {
-  const decide = () => encounterPairDecider.decide(command, state, time);
-  return {
-    events: decide,
-    then: (expected: EncounterPairEvent[]) => expect(decide()).toEqual(expected),
-    types: () => decide().map((e) => e.type),
-    bound: (): MatchBound['data'] => {
-      const event = decide().find((e): e is MatchBound => e.type === 'MatchBound');
-      if (!event) throw new Error('no MatchBound');
-      return event.data;
-    },
-    thenRefused: (kind: DomainError['kind'], message: string) => {
-      let error: unknown;
-      try {
-        decide();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ kind, message });
-    },
-  };
+const { given, after, history } = deciderKit(encounterPairDecider, now);
+type Decided = { events(): EncounterPairEvent[] };
+/** The types of the events a command records. */
+const types = (result: Decided) => result.events().map((e) => e.type);
+/** The MatchBound a command records. */
+const bound = (result: Decided): MatchBound['data'] => {
+  const event = result.events().find((e): e is MatchBound => e.type === 'MatchBound');
+  if (!event) throw new Error('no MatchBound');
+  return event.data;
 };
 
 const s1 = byAlice('sight_a1', 0, { lat: 52, lng: 13 });
 const s2 = byBob('sight_b1', 60, { lat: 54, lng: 15 });
-const matched = () => after(like(s1), like(s2));
+/** The past of a fresh match: alice's like, then bob's. */
+const matched = () => history(like(s1), like(s2));
 
 describe('encounter pair', () => {
   describe('swipe', () => {
     it('given no swipes, when liking, then only SwipeLiked without a match is recorded (one-sided like)', () => {
-      when(like(s1), given()).then([
-        {
-          type: 'SwipeLiked',
-          data: {
-            sighting_id: 'sight_a1',
-            owner_user_id: 'alice',
-            peer_user_id: 'bob',
-            sighted_at: s1.sighted_at,
-            lat: 52,
-            lng: 13,
-            swiped_at: now.toISOString(),
-            match_id: null,
-          },
+      given().when(like(s1)).then({
+        type: 'SwipeLiked',
+        data: {
+          sighting_id: 'sight_a1',
+          owner_user_id: 'alice',
+          peer_user_id: 'bob',
+          sighted_at: s1.sighted_at,
+          lat: 52,
+          lng: 13,
+          swiped_at: now.toISOString(),
+          match_id: null,
         },
-      ]);
+      });
     });
 
     it('given no swipes, when disliking, then SwipeDisliked is recorded', () => {
-      when(dislike(s1), given()).then([
-        {
-          type: 'SwipeDisliked',
-          data: {
-            sighting_id: 'sight_a1',
-            owner_user_id: 'alice',
-            peer_user_id: 'bob',
-            sighted_at: s1.sighted_at,
-            swiped_at: now.toISOString(),
-          },
+      given().when(dislike(s1)).then({
+        type: 'SwipeDisliked',
+        data: {
+          sighting_id: 'sight_a1',
+          owner_user_id: 'alice',
+          peer_user_id: 'bob',
+          sighted_at: s1.sighted_at,
+          swiped_at: now.toISOString(),
         },
-      ]);
+      });
     });
 
     it("given the caller's own earlier like, when liking again, then it is no reciprocal (no match)", () => {
-      expect(when(like(byAlice('sight_a2', 30)), after(like(s1))).types()).toEqual(['SwipeLiked']);
+      expect(types(given(...history(like(s1))).when(like(byAlice('sight_a2', 30))))).toEqual(['SwipeLiked']);
     });
 
     it('given a reciprocal like inside the window, when liking, then the match is created', () => {
       const [a, b] = ['sight_a1', 'sight_b1'];
-      when(like(s2, 'match_1'), after(like(s1))).then([
-        {
-          type: 'SwipeLiked',
-          data: {
-            sighting_id: b,
-            owner_user_id: 'bob',
-            peer_user_id: 'alice',
-            sighted_at: s2.sighted_at,
-            lat: 54,
-            lng: 15,
-            swiped_at: now.toISOString(),
-            match_id: 'match_1',
-          },
+      given(...history(like(s1))).when(like(s2, 'match_1')).then({
+        type: 'SwipeLiked',
+        data: {
+          sighting_id: b,
+          owner_user_id: 'bob',
+          peer_user_id: 'alice',
+          sighted_at: s2.sighted_at,
+          lat: 54,
+          lng: 15,
+          swiped_at: now.toISOString(),
+          match_id: 'match_1',
         },
-        {
-          type: 'MatchBound',
-          data: {
-            match_id: 'match_1',
-            context_type: 'ble',
-            context_id: `ble_${createHash('sha256').update(`${a}:${b}`).digest('hex').slice(0, 32)}`,
-            user_a_id: 'alice',
-            user_b_id: 'bob',
-            sighting_ids: [a, b],
-            lat: 53,
-            lng: 14,
-            encounter_count: 1,
-            bond_level: 1,
-            is_mutual_aware: true,
-            created: true,
-            first_at: now.toISOString(),
-            latest_at: now.toISOString(),
-            icebreaker_a_status: 'pending',
-            icebreaker_b_status: 'pending',
-            map_pin_visible: true,
-          },
+      },
+      {
+        type: 'MatchBound',
+        data: {
+          match_id: 'match_1',
+          context_type: 'ble',
+          context_id: `ble_${createHash('sha256').update(`${a}:${b}`).digest('hex').slice(0, 32)}`,
+          user_a_id: 'alice',
+          user_b_id: 'bob',
+          sighting_ids: [a, b],
+          lat: 53,
+          lng: 14,
+          encounter_count: 1,
+          bond_level: 1,
+          is_mutual_aware: true,
+          created: true,
+          first_at: now.toISOString(),
+          latest_at: now.toISOString(),
+          icebreaker_a_status: 'pending',
+          icebreaker_b_status: 'pending',
+          map_pin_visible: true,
         },
-      ]);
+      });
     });
 
     it("given a reciprocal like sighted later than the caller's sighting, when liking, then it binds too (either direction)", () => {
-      expect(when(like(byAlice('sight_a9', 120)), after(like(s2))).types()).toEqual(['SwipeLiked', 'MatchBound']);
+      expect(types(given(...history(like(s2))).when(like(byAlice('sight_a9', 120))))).toEqual(['SwipeLiked', 'MatchBound']);
     });
 
     it.each([
       ['before', -300],
       ['after', 300],
     ])('given a reciprocal like exactly the window %s, when liking, then it binds (inclusive)', (_label, offset) => {
-      expect(when(like(byBob('sight_b2', offset)), after(like(s1))).types()).toEqual(['SwipeLiked', 'MatchBound']);
+      expect(types(given(...history(like(s1))).when(like(byBob('sight_b2', offset))))).toEqual(['SwipeLiked', 'MatchBound']);
     });
 
     it.each([
       ['before', -301],
       ['after', 301],
     ])('given a reciprocal like one second outside the window %s, when liking, then nothing binds', (_label, offset) => {
-      when(like(byBob('sight_b2', offset)), after(like(s1))).then([
-        expect.objectContaining({ type: 'SwipeLiked', data: expect.objectContaining({ match_id: null }) }),
-      ]);
+      given(...history(like(s1)))
+        .when(like(byBob('sight_b2', offset)))
+        .then(expect.objectContaining({ type: 'SwipeLiked', data: expect.objectContaining({ match_id: null }) }));
     });
 
     it('given a configured window of 10 s, when the reciprocal is 11 s away, then nothing binds', () => {
       const command = { ...(like(byBob('sight_b2', 11)) as Extract<EncounterPairCommand, { kind: 'swipe' }>) };
       command.limits = { ...limits, matchWindowSec: 10 };
-      expect(when(command, after(like(s1))).types()).toEqual(['SwipeLiked']);
+      expect(types(given(...history(like(s1))).when(command))).toEqual(['SwipeLiked']);
     });
 
     it('given a reciprocal dislike, when liking, then nothing binds', () => {
-      expect(when(like(s2), after(dislike(s1))).types()).toEqual(['SwipeLiked']);
+      expect(types(given(...history(dislike(s1))).when(like(s2)))).toEqual(['SwipeLiked']);
     });
 
     it("given a reciprocal dislike, when liking, then the answer equals the one without any peer swipe (the dislike is not revealed)", () => {
-      expect(when(like(s2), after(dislike(s1))).events()).toEqual(when(like(s2), given()).events());
+      expect(given(...history(dislike(s1))).when(like(s2)).events()).toEqual(given().when(like(s2)).events());
     });
 
     it('given several reciprocal likes in the window, when liking, then the closest in time is bound', () => {
-      const state = after(like(byAlice('sight_far', -200)), like(byAlice('sight_near', 50)));
-      expect(when(like(byBob('sight_b1', 0)), state).bound().sighting_ids).toEqual(['sight_b1', 'sight_near']);
+      const past = history(like(byAlice('sight_far', -200)), like(byAlice('sight_near', 50)));
+      expect(bound(given(...past).when(like(byBob('sight_b1', 0)))).sighting_ids).toEqual(['sight_b1', 'sight_near']);
     });
 
     it('given two reciprocal likes equally close, when liking, then the later one is bound', () => {
-      const state = after(like(byAlice('sight_late', 40)), like(byAlice('sight_early', -40)));
-      expect(when(like(byBob('sight_b1', 0)), state).bound().sighting_ids).toEqual(['sight_b1', 'sight_late']);
+      const past = history(like(byAlice('sight_late', 40)), like(byAlice('sight_early', -40)));
+      expect(bound(given(...past).when(like(byBob('sight_b1', 0)))).sighting_ids).toEqual(['sight_b1', 'sight_late']);
     });
 
     it('given interleaved likes (A, then B deciding on the state after A), then exactly one MatchBound results', () => {
-      const afterA = after(like(s1, 'match_A'));
-      const events = encounterPairDecider.decide(like(s2, 'match_B'), afterA, now);
-      const all = [...encounterPairDecider.decide(like(s1, 'match_A'), given(), now), ...events];
-      expect(all.filter((e) => e.type === 'MatchBound')).toHaveLength(1);
-      expect(events.find((e) => e.type === 'MatchBound')?.data).toMatchObject({ match_id: 'match_B', created: true });
+      const likeA = given().when(like(s1, 'match_A')).events();
+      const likeB = given(...likeA).when(like(s2, 'match_B'));
+      expect(types({ events: () => [...likeA, ...likeB.events()] }).filter((type) => type === 'MatchBound')).toHaveLength(1);
+      expect(bound(likeB)).toMatchObject({ match_id: 'match_B', created: true });
     });
 
     it('given the likes in the opposite order, when B likes first, then the match binds on A\'s like', () => {
-      expect(when(like(s1, 'match_A'), after(like(s2))).bound()).toMatchObject({ match_id: 'match_A', user_a_id: 'alice' });
+      expect(bound(given(...history(like(s2))).when(like(s1, 'match_A')))).toMatchObject({ match_id: 'match_A', user_a_id: 'alice' });
     });
 
     it('given a like with or without a reciprocal, when comparing the SwipeLiked events, then only match_id differs (rule 4)', () => {
-      const lonely = when(like(s2), given()).events()[0].data;
-      const mutual = when(like(s2), after(like(s1))).events()[0].data;
+      const lonely = given().when(like(s2)).events()[0].data;
+      const mutual = given(...history(like(s1))).when(like(s2)).events()[0].data;
       expect({ ...mutual, match_id: null }).toEqual(lonely);
     });
   });
@@ -245,10 +218,10 @@ describe('encounter pair', () => {
   describe('re-binding', () => {
     const later = () => byAlice('sight_a2', 3000, { lat: 50, lng: 10 });
     const laterPeer = () => byBob('sight_b2', 3100, { lat: 52, lng: 12 });
-    const rebound = () => when(like(laterPeer(), 'match_other'), after(like(s1), like(s2), like(later())), at(4000)).bound();
+    const rebound = () => bound(given(...history(like(s1), like(s2), like(later()))).when(like(laterPeer(), 'match_other'), at(4000)));
 
     it('given a match, when another mutual like binds, then the same row is re-bound (same id and context)', () => {
-      const first = when(like(s2), after(like(s1))).bound();
+      const first = bound(given(...history(like(s1))).when(like(s2)));
       expect(rebound()).toMatchObject({ match_id: 'match_1', context_id: first.context_id, created: false });
     });
 
@@ -264,56 +237,55 @@ describe('encounter pair', () => {
     });
 
     it('given a match re-bound many times, when evolving, then the bond level follows the count', () => {
-      let state = matched();
+      let past = matched();
       for (let i = 0; i < 4; i += 1) {
         const base = 10000 * (i + 1);
-        state = [like(byAlice(`a${i}`, base)), like(byBob(`b${i}`, base + 1))].reduce(
-          (s, c) => encounterPairDecider.decide(c, s, at(base + 2)).reduce(encounterPairDecider.evolve, s),
-          state,
-        );
+        for (const command of [like(byAlice(`a${i}`, base)), like(byBob(`b${i}`, base + 1))]) {
+          past = [...past, ...given(...past).when(command, at(base + 2)).events()];
+        }
       }
-      expect(state.match).toMatchObject({ encounterCount: 5, bondLevel: 3, matchId: 'match_1' });
+      expect(given(...past).state().match).toMatchObject({ encounterCount: 5, bondLevel: 3, matchId: 'match_1' });
     });
 
     it('given a sent icebreaker and a hidden pin, when re-bound, then both are kept', () => {
-      const state = after(like(s1), like(s2), approve('alice', 'hi'), like(later()));
-      const hidden: EncounterPairState = { ...state, match: { ...state.match!, mapPinVisible: false } };
-      const bound = when(like(laterPeer()), hidden, at(4000)).bound();
-      expect(bound).toMatchObject({ icebreaker_a_status: 'sent', icebreaker_b_status: 'pending', map_pin_visible: false });
-      const next = encounterPairDecider.evolve(hidden, { type: 'MatchBound', data: bound });
-      expect(next.match?.icebreakers.a).toMatchObject({ status: 'sent', text: 'hi' });
+      const hidden = history(like(s1), like(s2), approve('alice', 'hi'), like(later())).map((e) =>
+        e.type === 'MatchBound' ? { ...e, data: { ...e.data, map_pin_visible: false } } : e,
+      );
+      const rebinding = given(...hidden).when(like(laterPeer()), at(4000));
+      expect(bound(rebinding)).toMatchObject({ icebreaker_a_status: 'sent', icebreaker_b_status: 'pending', map_pin_visible: false });
+      expect(rebinding.state().match?.icebreakers.a).toMatchObject({ status: 'sent', text: 'hi' });
     });
   });
 
   describe('coordinates', () => {
     it('given both sightings with coordinates, when binding, then the match lies at their midpoint', () => {
-      expect(when(like(s2), after(like(s1))).bound()).toMatchObject({ lat: 53, lng: 14 });
+      expect(bound(given(...history(like(s1))).when(like(s2)))).toMatchObject({ lat: 53, lng: 14 });
     });
 
     it('given one sighting without coordinates, when creating, then lat and lng are null', () => {
       const noPlace = byBob('sight_b1', 60, { lat: null, lng: null });
-      expect(when(like(noPlace), after(like(s1))).bound()).toMatchObject({ lat: null, lng: null });
+      expect(bound(given(...history(like(s1))).when(like(noPlace)))).toMatchObject({ lat: null, lng: null });
     });
 
     it('given a sighting with only lat, when creating, then lat and lng are null', () => {
       const half = byBob('sight_b1', 60, { lat: 54, lng: null });
-      expect(when(like(half), after(like(s1))).bound()).toMatchObject({ lat: null, lng: null });
+      expect(bound(given(...history(like(s1))).when(like(half)))).toMatchObject({ lat: null, lng: null });
     });
 
     it('given a located match, when re-bound without coordinates, then the previous coordinates stay', () => {
-      const state = after(like(s1), like(s2), like(byAlice('sight_a2', 3000, { lat: null, lng: null })));
-      expect(when(like(byBob('sight_b2', 3010)), state).bound()).toMatchObject({ lat: 53, lng: 14 });
+      const past = history(like(s1), like(s2), like(byAlice('sight_a2', 3000, { lat: null, lng: null })));
+      expect(bound(given(...past).when(like(byBob('sight_b2', 3010))))).toMatchObject({ lat: 53, lng: 14 });
     });
 
     it('given a located match, when re-bound with new coordinates, then the new midpoint is used', () => {
-      const state = after(like(s1), like(s2), like(byAlice('sight_a2', 3000, { lat: 40, lng: 0 })));
-      expect(when(like(byBob('sight_b2', 3010, { lat: 42, lng: 2 })), state).bound()).toMatchObject({ lat: 41, lng: 1 });
+      const past = history(like(s1), like(s2), like(byAlice('sight_a2', 3000, { lat: 40, lng: 0 })));
+      expect(bound(given(...past).when(like(byBob('sight_b2', 3010, { lat: 42, lng: 2 }))))).toMatchObject({ lat: 41, lng: 1 });
     });
   });
 
   describe('swipe errors, in order', () => {
     it("given nothing, when swiping someone else's sighting, then 404 sighting not found", () => {
-      when({ ...(like(s1) as Extract<EncounterPairCommand, { kind: 'swipe' }>), callerId: 'bob' }, given()).thenRefused(
+      given().when({ ...(like(s1) as Extract<EncounterPairCommand, { kind: 'swipe' }>), callerId: 'bob' }).thenRefused(
         'not_found',
         'sighting not found',
       );
@@ -321,53 +293,51 @@ describe('encounter pair', () => {
 
     it("given an expired, swiped sighting of someone else, when swiping it, then 404 comes first", () => {
       const command = { ...(like(s1) as Extract<EncounterPairCommand, { kind: 'swipe' }>), callerId: 'mallory' };
-      when(command, after(like(s1)), at(limits.sightingExpiresSec + 10)).thenRefused('not_found', 'sighting not found');
+      given(...history(like(s1))).when(command, at(limits.sightingExpiresSec + 10)).thenRefused('not_found', 'sighting not found');
     });
 
     it('given a sighting, when swiping exactly at expires_at, then 410 sighting expired', () => {
-      when(like(s1), given(), at(limits.sightingExpiresSec)).thenRefused('gone', 'sighting expired');
+      given().when(like(s1), at(limits.sightingExpiresSec)).thenRefused('gone', 'sighting expired');
     });
 
     it('given a sighting, when swiping one millisecond before expires_at, then it is accepted', () => {
       const time = new Date(at(limits.sightingExpiresSec).getTime() - 1);
-      expect(when(like(s1), given(), time).types()).toEqual(['SwipeLiked']);
+      expect(types(given().when(like(s1), time))).toEqual(['SwipeLiked']);
     });
 
     it('given an expired, already swiped sighting, when swiping again, then 410 comes before 409', () => {
-      when(like(s1), after(like(s1)), at(limits.sightingExpiresSec)).thenRefused('gone', 'sighting expired');
+      given(...history(like(s1))).when(like(s1), at(limits.sightingExpiresSec)).thenRefused('gone', 'sighting expired');
     });
 
     it('given a liked sighting, when swiping it again, then 409 already swiped', () => {
-      when(dislike(s1), after(like(s1))).thenRefused('conflict', 'already swiped');
+      given(...history(like(s1))).when(dislike(s1)).thenRefused('conflict', 'already swiped');
     });
 
     it('given a disliked sighting, when liking it, then 409 already swiped', () => {
-      when(like(s1), after(dislike(s1))).thenRefused('conflict', 'already swiped');
+      given(...history(dislike(s1))).when(like(s1)).thenRefused('conflict', 'already swiped');
     });
   });
 
   describe('approve icebreaker', () => {
     it('given a match, when side a approves, then IcebreakerSent carries the trimmed text and both sides after it', () => {
-      when(approve('alice', '  Hi there!  '), matched()).then([
-        {
-          type: 'IcebreakerSent',
-          data: {
-            match_id: 'match_1',
-            user_a_id: 'alice',
-            user_b_id: 'bob',
-            side: 'a',
-            user_id: 'alice',
-            icebreaker_a: { status: 'sent', text: 'Hi there!', sent_at: Math.floor(now.getTime() / 1000), decline_reason: null },
-            icebreaker_b: { status: 'pending', text: null, sent_at: null, decline_reason: null },
-            text: 'Hi there!',
-            sent_at: now.toISOString(),
-          },
+      given(...matched()).when(approve('alice', '  Hi there!  ')).then({
+        type: 'IcebreakerSent',
+        data: {
+          match_id: 'match_1',
+          user_a_id: 'alice',
+          user_b_id: 'bob',
+          side: 'a',
+          user_id: 'alice',
+          icebreaker_a: { status: 'sent', text: 'Hi there!', sent_at: Math.floor(now.getTime() / 1000), decline_reason: null },
+          icebreaker_b: { status: 'pending', text: null, sent_at: null, decline_reason: null },
+          text: 'Hi there!',
+          sent_at: now.toISOString(),
         },
-      ]);
+      });
     });
 
     it('given a match, when bob approves, then it is side b', () => {
-      expect(when(approve('bob', 'hey'), matched()).events()[0].data).toMatchObject({
+      expect(given(...matched()).when(approve('bob', 'hey')).events()[0].data).toMatchObject({
         side: 'b',
         user_id: 'bob',
         icebreaker_a: { status: 'pending' },
@@ -376,21 +346,21 @@ describe('encounter pair', () => {
     });
 
     it.each([['empty', ''], ['blank', '   \n ']])('given no match, when the text is %s, then 400 text required (before 404)', (_l, text) => {
-      when(approve('mallory', text), given()).thenRefused('invalid', 'text required');
+      given().when(approve('mallory', text)).thenRefused('invalid', 'text required');
     });
 
     it('given no match, when the text is too long, then 413 names the limit (before 404)', () => {
-      when(approve('mallory', 'x'.repeat(221)), given()).thenRefused('too_large', 'text exceeds 220 chars');
+      given().when(approve('mallory', 'x'.repeat(221))).thenRefused('too_large', 'text exceeds 220 chars');
     });
 
     it('given a match, when the text is exactly the limit in code points, then it is accepted', () => {
-      expect(when(approve('alice', '😀'.repeat(220)), matched()).types()).toEqual(['IcebreakerSent']);
+      expect(types(given(...matched()).when(approve('alice', '😀'.repeat(220))))).toEqual(['IcebreakerSent']);
     });
 
     it('given a match, when the text is over a configured limit of 5, then 413 names 5', () => {
       const command = { ...(approve('alice', 'abcdef') as Extract<EncounterPairCommand, { kind: 'approveIcebreaker' }>) };
       command.limits = { ...limits, draftMaxChars: 5 };
-      when(command, matched()).thenRefused('too_large', 'text exceeds 5 chars');
+      given(...matched()).when(command).thenRefused('too_large', 'text exceeds 5 chars');
     });
 
     it('given a text, when checking it alone, then icebreakerText trims it or refuses it like approve does', () => {
@@ -401,52 +371,50 @@ describe('encounter pair', () => {
     });
 
     it('given no match, when approving, then 404 match not found', () => {
-      when(approve('alice', 'hi'), after(like(s1))).thenRefused('not_found', 'match not found');
+      given(...history(like(s1))).when(approve('alice', 'hi')).thenRefused('not_found', 'match not found');
     });
 
     it('given a match, when approving another match id, then 404', () => {
-      when(approve('alice', 'hi', 'match_x'), matched()).thenRefused('not_found', 'match not found');
+      given(...matched()).when(approve('alice', 'hi', 'match_x')).thenRefused('not_found', 'match not found');
     });
 
     it('given a match, when a non-participant approves, then 404', () => {
-      when(approve('mallory', 'hi'), matched()).thenRefused('not_found', 'match not found');
+      given(...matched()).when(approve('mallory', 'hi')).thenRefused('not_found', 'match not found');
     });
 
     it('given a sent side, when approving again, then 409 icebreaker already sent', () => {
-      when(approve('alice', 'again'), after(like(s1), like(s2), approve('alice', 'hi'))).thenRefused(
+      given(...history(like(s1), like(s2), approve('alice', 'hi'))).when(approve('alice', 'again')).thenRefused(
         'conflict',
         'icebreaker already sent',
       );
     });
 
     it('given a declined side, when approving, then 409 icebreaker already declined', () => {
-      when(approve('alice', 'hi'), after(like(s1), like(s2), decline('alice'))).thenRefused('conflict', 'icebreaker already declined');
+      given(...history(like(s1), like(s2), decline('alice'))).when(approve('alice', 'hi')).thenRefused('conflict', 'icebreaker already declined');
     });
 
     it("given one side sent, when the other side approves, then it is accepted and both sides are in the event", () => {
-      const data = when(approve('bob', 'yo'), after(like(s1), like(s2), approve('alice', 'hi'))).events()[0].data;
+      const data = given(...history(like(s1), like(s2), approve('alice', 'hi'))).when(approve('bob', 'yo')).events()[0].data;
       expect(data).toMatchObject({ icebreaker_a: { status: 'sent', text: 'hi' }, icebreaker_b: { status: 'sent', text: 'yo' } });
     });
   });
 
   describe('decline icebreaker', () => {
     it('given a pending side, when declining with a reason, then IcebreakerDeclined stores it', () => {
-      when(decline('bob', '  not now  '), matched()).then([
-        {
-          type: 'IcebreakerDeclined',
-          data: {
-            match_id: 'match_1',
-            user_a_id: 'alice',
-            user_b_id: 'bob',
-            side: 'b',
-            user_id: 'bob',
-            icebreaker_a: { status: 'pending', text: null, sent_at: null, decline_reason: null },
-            icebreaker_b: { status: 'declined', text: null, sent_at: null, decline_reason: 'not now' },
-            reason: 'not now',
-            declined_at: now.toISOString(),
-          },
+      given(...matched()).when(decline('bob', '  not now  ')).then({
+        type: 'IcebreakerDeclined',
+        data: {
+          match_id: 'match_1',
+          user_a_id: 'alice',
+          user_b_id: 'bob',
+          side: 'b',
+          user_id: 'bob',
+          icebreaker_a: { status: 'pending', text: null, sent_at: null, decline_reason: null },
+          icebreaker_b: { status: 'declined', text: null, sent_at: null, decline_reason: 'not now' },
+          reason: 'not now',
+          declined_at: now.toISOString(),
         },
-      ]);
+      });
     });
 
     it.each([
@@ -454,20 +422,19 @@ describe('encounter pair', () => {
       ['null', null],
       ['blank', '   '],
     ])('given a pending side, when the reason is %s, then decline_reason is null', (_l, reason) => {
-      expect(when(decline('alice', reason), matched()).events()[0].data).toMatchObject({
+      expect(given(...matched()).when(decline('alice', reason)).events()[0].data).toMatchObject({
         reason: null,
         icebreaker_a: { status: 'declined', decline_reason: null },
       });
     });
 
     it('given a pending side, when the reason is longer than 400 code points, then it is cut to 400', () => {
-      const data = when(decline('alice', 'é'.repeat(450)), matched()).events()[0].data;
+      const data = given(...matched()).when(decline('alice', 'é'.repeat(450))).events()[0].data;
       expect(data).toMatchObject({ reason: 'é'.repeat(400) });
     });
 
     it('given a sent side, when declining, then it is declined and keeps its text and sent_at', () => {
-      const state = after(like(s1), like(s2), approve('alice', 'hi'));
-      expect(when(decline('alice', 'changed my mind'), state).events()[0].data).toMatchObject({
+      expect(given(...history(like(s1), like(s2), approve('alice', 'hi'))).when(decline('alice', 'changed my mind')).events()[0].data).toMatchObject({
         icebreaker_a: {
           status: 'declined',
           text: 'hi',
@@ -478,19 +445,19 @@ describe('encounter pair', () => {
     });
 
     it('given a declined side, when declining again, then nothing new is recorded', () => {
-      when(decline('alice', 'again'), after(like(s1), like(s2), decline('alice'))).then([]);
+      given(...history(like(s1), like(s2), decline('alice'))).when(decline('alice', 'again')).thenNothing();
     });
 
     it('given no match, when declining, then 404 match not found', () => {
-      when(decline('alice'), given()).thenRefused('not_found', 'match not found');
+      given().when(decline('alice')).thenRefused('not_found', 'match not found');
     });
 
     it('given a match, when a non-participant declines, then 404', () => {
-      when(decline('mallory'), matched()).thenRefused('not_found', 'match not found');
+      given(...matched()).when(decline('mallory')).thenRefused('not_found', 'match not found');
     });
 
     it('given a match, when declining another match id, then 404', () => {
-      when(decline('alice', null, 'match_x'), matched()).thenRefused('not_found', 'match not found');
+      given(...matched()).when(decline('alice', null, 'match_x')).thenRefused('not_found', 'match not found');
     });
   });
 

@@ -1,44 +1,30 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '../shared/domain-error';
+import { deciderKit } from '../../../test/support/decider-kit';
 import type { PubkeyEvent } from './encounter.events';
 import { isSightablePubkey, normalisePubkey, pubkeyDecider, pubkeyDigest, type PubkeyCommand } from './pubkey';
 
 const now = new Date('2026-06-01T10:00:00.000Z');
 const digest = pubkeyDigest('a1b2c3d4e5f60718');
-const given = (...events: PubkeyEvent[]) => events.reduce(pubkeyDecider.evolve, pubkeyDecider.initialState);
+const { given } = deciderKit(pubkeyDecider, now);
 const register = (userId: string): PubkeyCommand => ({ kind: 'register', userId, digest });
-const registered = (userId: string): PubkeyEvent => ({
+const registered = (userId: string, at = '2026-06-01T09:00:00.000Z'): PubkeyEvent => ({
   type: 'PubkeyRegistered',
-  data: { user_id: userId, pubkey_digest: digest, registered_at: '2026-06-01T09:00:00.000Z' },
+  data: { user_id: userId, pubkey_digest: digest, registered_at: at },
 });
 
 describe('pubkey', () => {
   describe('decider', () => {
-    it('given an unknown key, when registering, then PubkeyRegistered names the owner and time', () => {
-      expect(pubkeyDecider.decide(register('u1'), given(), now)).toEqual([
-        { type: 'PubkeyRegistered', data: { user_id: 'u1', pubkey_digest: digest, registered_at: now.toISOString() } },
-      ]);
-    });
+    it('given an unknown key, when registering, then PubkeyRegistered names the owner and time', () =>
+      given().when(register('u1')).then(registered('u1', now.toISOString())));
 
-    it('given a key of the same user, when registering again, then it is recorded again (current again)', () => {
-      expect(pubkeyDecider.decide(register('u1'), given(registered('u1')), now)).toEqual([
-        { type: 'PubkeyRegistered', data: { user_id: 'u1', pubkey_digest: digest, registered_at: now.toISOString() } },
-      ]);
-    });
+    it('given a key of the same user, when registering again, then it is recorded again (current again)', () =>
+      given(registered('u1')).when(register('u1')).then(registered('u1', now.toISOString())));
 
-    it('given a key of another user, when registering it, then 409 pubkey already registered', () => {
-      let error: unknown;
-      try {
-        pubkeyDecider.decide(register('u2'), given(registered('u1')), now);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ kind: 'conflict', message: 'pubkey already registered' });
-    });
+    it('given a key of another user, when registering it, then 409 pubkey already registered', () =>
+      given(registered('u1')).when(register('u2')).thenRefused('conflict', 'pubkey already registered'));
 
-    it('given a registration, when evolving, then the state holds owner and time', () => {
-      expect(given(registered('u1'))).toEqual({ owner: 'u1', registeredAt: '2026-06-01T09:00:00.000Z' });
+    it('given a registration, then the state holds owner and time', () => {
+      expect(given(registered('u1')).state()).toEqual({ owner: 'u1', registeredAt: '2026-06-01T09:00:00.000Z' });
     });
   });
 

@@ -13,6 +13,7 @@ export type DomainErrorKind =
   | 'gone' // 410
   | 'too_large' // 413
   | 'rate_limited' // 429
+  | 'internal' // 500: the service failed where the contract names the failure (e.g. `draft_failed`)
   | 'unavailable'; // 503: the write or read cannot be served now; retrying later can succeed
 
 export interface DomainErrorOptions {

@@ -2,6 +2,18 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { CommonModule } from '../common/common.module';
+import {
+  ChangeUserRoleHandler,
+  Claims,
+  IssueApiKeyHandler,
+  LogInHandler,
+  LogOutHandler,
+  RecoverGuestHandler,
+  RegisterGuestHandler,
+  RegisterUserHandler,
+  RevokeApiKeyHandler,
+  Sessions,
+} from './accounts.handlers';
 import { AccountsQueries } from './accounts.queries';
 import { AdminController } from './admin.controller';
 import { ApiKeysController } from './api-keys.controller';
@@ -12,15 +24,6 @@ import { JwtStrategy } from './auth/jwt.strategy';
 import { PasswordHasher } from './auth/password-hasher';
 import { ServiceSecrets } from './auth/secrets';
 import { TokenService } from './auth/token.service';
-import { Claims } from './claims';
-import { IssueApiKeyHandler, RevokeApiKeyHandler } from './commands/api-keys.handlers';
-import { ChangeUserRoleHandler } from './commands/change-user-role.handler';
-import { LogInHandler } from './commands/log-in.handler';
-import { LogOutHandler } from './commands/log-out.handler';
-import { RecoverGuestHandler } from './commands/recover-guest.handler';
-import { RegisterGuestHandler } from './commands/register-guest.handler';
-import { RegisterUserHandler } from './commands/register-user.handler';
-import { Sessions } from './commands/sessions';
 
 @Module({
   imports: [PassportModule, CommonModule],

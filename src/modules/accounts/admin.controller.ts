@@ -4,11 +4,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
+import { ChangeUserRole } from './accounts.commands';
+import { AccountsQueries, type UserView } from './accounts.queries';
+import { ChangeRoleRequest } from './accounts.requests';
 import { Authenticated } from './auth/authenticated.guard';
-import { ChangeUserRole } from './commands/commands';
-import { ChangeRoleDto } from './dto/auth.dto';
-import { AccountsQueries } from './accounts.queries';
-import type { UserView } from './user-view';
+import type { AuthUser } from './auth/auth-user';
+import { CurrentUser } from './auth/current-user.decorator';
 
 @Controller(['api/social/admin', 'social/admin'])
 @Authenticated('admin')
@@ -34,10 +35,11 @@ export class AdminController {
 
   @Put('users/:id/role')
   async changeRole(
+    @CurrentUser() admin: AuthUser,
     @Param('id') id: string,
-    @Body() body: ChangeRoleDto,
+    @Body() body: ChangeRoleRequest,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<UserView>> {
-    return ok(await this.commands.execute(new ChangeUserRole(id, body.role, context)));
+    return ok(await this.commands.execute(new ChangeUserRole({ userId: id, role: body.role, changedBy: admin.id }, context)));
   }
 }

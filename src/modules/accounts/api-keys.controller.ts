@@ -2,18 +2,19 @@
  * API key management under /api/v1/intelligence/keys. Needs a bearer JWT
  * (a key cannot mint keys). The key is shown once, in the reply to POST.
  */
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DAILY_LIMITS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
+import { DomainError } from '../../aggregates/shared/domain-error';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
+import { IssueApiKey, type IssuedApiKey, RevokeApiKey } from './accounts.commands';
 import { AccountsQueries } from './accounts.queries';
+import { IssueApiKeyRequest } from './accounts.requests';
 import { Authenticated, JwtOnly } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
-import { IssueApiKey, type IssuedApiKey, RevokeApiKey } from './commands/commands';
-import { IssueApiKeyDto } from './dto/auth.dto';
 
 const KEY_ID = /^[a-f0-9]{16}$/;
 
@@ -38,10 +39,10 @@ export class ApiKeysController {
   @Post()
   async issue(
     @CurrentUser() user: AuthUser,
-    @Body() body: IssueApiKeyDto,
+    @Body() body: IssueApiKeyRequest,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<IssuedApiKey>> {
-    return ok(await this.commands.execute(new IssueApiKey(user.id, body.name, body.tier, context)));
+    return ok(await this.commands.execute(new IssueApiKey({ userId: user.id, name: body.name, tier: body.tier }, context)));
   }
 
   @Get()
@@ -66,8 +67,8 @@ export class ApiKeysController {
     @Param('id') id: string,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<{ id: string; revoked: true }>> {
-    if (!KEY_ID.test(id)) throw new NotFoundException('API key not found');
-    await this.commands.execute(new RevokeApiKey(user.id, id, context));
+    if (!KEY_ID.test(id)) throw new DomainError('not_found', 'API key not found');
+    await this.commands.execute(new RevokeApiKey({ keyId: id, requestedBy: user.id }, context));
     return ok({ id, revoked: true });
   }
 }

@@ -20,6 +20,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   gone: 410,
   too_large: 413,
   rate_limited: 429,
+  internal: 500,
   unavailable: 503,
 };
 

@@ -7,25 +7,16 @@
  */
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { activeConsents, consentDecider, hasCloudDraftingConsent } from '../../aggregates/encounter/consent';
-import { consentStreamId } from '../../aggregates/encounter/encounter.events';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
-import { CommandExecutor, type CommandContext } from '../common/command-executor';
+import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
-import { consentRequest } from './encounter-requests';
-import { SetConsent } from './encounter.commands';
-
-export interface ConsentReply {
-  /** whether the named consent (PUT) or any cloud-drafting consent (GET) is active */
-  cloud_data_consent: boolean;
-  consent_type?: string;
-  scope?: string;
-  consents: { consent_type: string; scope: string; granted_at: string }[];
-}
+import { type ConsentReply, SetConsent } from './encounter.commands';
+import { EncounterQueries } from './encounter.queries';
+import { consentRequest } from './encounter.requests';
 
 function ownerOnly(user: AuthUser, id: string): void {
   if (id !== user.id && id.toLowerCase() !== user.username.toLowerCase()) {
@@ -38,7 +29,7 @@ function ownerOnly(user: AuthUser, id: string): void {
 export class ConsentController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly executor: CommandExecutor,
+    private readonly queries: EncounterQueries,
   ) {}
 
   @Put(':id/consent/cloud-data')
@@ -50,22 +41,12 @@ export class ConsentController {
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<ConsentReply>> {
     ownerOnly(user, id);
-    const request = consentRequest(body);
-    await this.commands.execute(new SetConsent(user.id, request.consent, request.consentType, request.scope, context));
-    const consents = await this.consentsOf(user.id);
-    const active = consents.some((c) => c.consent_type === request.consentType && c.scope === request.scope);
-    return ok({ cloud_data_consent: active, consent_type: request.consentType, scope: request.scope, consents });
+    return ok(await this.commands.execute(new SetConsent({ userId: user.id, ...consentRequest(body) }, context)));
   }
 
   @Get(':id/consent/cloud-data')
   async get(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<Envelope<ConsentReply>> {
     ownerOnly(user, id);
-    const { state } = await this.executor.load(consentDecider, consentStreamId(user.id));
-    return ok({ cloud_data_consent: hasCloudDraftingConsent(state), consents: activeConsents(state) });
-  }
-
-  private async consentsOf(userId: string): Promise<ConsentReply['consents']> {
-    const { state } = await this.executor.load(consentDecider, consentStreamId(userId));
-    return activeConsents(state);
+    return ok(await this.queries.consentsOf(user.id));
   }
 }

@@ -1,31 +1,22 @@
-/** Commands of the encounter context, dispatched on the @nestjs/cqrs CommandBus. */
-import { Command } from '@nestjs/cqrs';
-import type { DiscoverableView } from '../../aggregates/encounter/discoverable';
+/**
+ * Commands of the encounter context, dispatched on the @nestjs/cqrs
+ * CommandBus. Each payload is typed from its decider command, or, where the
+ * handler derives the decider command (a digest, the peer or the sighting
+ * found first), from the request it serves; the user id comes from the token.
+ */
+import type { ActiveConsent } from '../../aggregates/encounter/consent';
+import type { DiscoverableCommand, DiscoverableView } from '../../aggregates/encounter/discoverable';
+import type { EncounterPairCommand } from '../../aggregates/encounter/encounter-pair';
 import type { SwipeDecision } from '../../aggregates/encounter/encounter.events';
-import type { CommandContext } from '../common/command-executor';
-import type { DiscoverableRequest, SightingRequest } from './encounter-requests';
+import type { CommandInput } from '../../aggregates/shared/decider';
+import { DomainCommand } from '../common/domain-command';
+import type { ConsentRequest, RegisterPubkeyRequest, SightingRequest, SwipeRequest } from './encounter.requests';
+
+interface ByUser {
+  userId: string;
+}
 
 export type DiscoverableReceipt = Pick<DiscoverableView, 'enabled' | 'expires_at' | 'remaining_sec'>;
-
-export class SetDiscoverable extends Command<DiscoverableReceipt> {
-  constructor(
-    readonly userId: string,
-    readonly request: DiscoverableRequest,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
-export class RegisterPubkey extends Command<{ registered_at: number }> {
-  constructor(
-    readonly userId: string,
-    readonly pubkey: string,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
 
 export interface SightingCardReply {
   sighting_id: string;
@@ -36,63 +27,36 @@ export interface SightingCardReply {
   expires_at: string;
 }
 
-export class RecordSighting extends Command<SightingCardReply> {
-  constructor(
-    readonly userId: string,
-    readonly request: SightingRequest,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
-
 export interface SwipeReply {
   sighting_id: string;
   decision: SwipeDecision;
   match_id: string | null;
 }
 
-export class Swipe extends Command<SwipeReply> {
-  constructor(
-    readonly userId: string,
-    readonly sightingId: string,
-    readonly decision: SwipeDecision,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
+export interface ConsentReply {
+  /** whether the named consent (PUT) or any cloud-drafting consent (GET) is active */
+  cloud_data_consent: boolean;
+  consent_type?: string;
+  scope?: string;
+  consents: ActiveConsent[];
 }
 
-export class ApproveIcebreaker extends Command<{ match_id: string; status: 'sent' }> {
-  constructor(
-    readonly userId: string,
-    readonly matchId: string,
-    readonly text: string,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
+export class SetDiscoverable extends DomainCommand<Omit<CommandInput<DiscoverableCommand, 'set'>, 'limits'>, DiscoverableReceipt> {}
 
-export class DeclineIcebreaker extends Command<{ match_id: string; status: 'declined' }> {
-  constructor(
-    readonly userId: string,
-    readonly matchId: string,
-    readonly reason: string | null,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
+export class RegisterPubkey extends DomainCommand<RegisterPubkeyRequest & ByUser, { registered_at: number }> {}
 
-export class SetConsent extends Command<void> {
-  constructor(
-    readonly userId: string,
-    readonly consent: boolean,
-    readonly consentType: string,
-    readonly scope: string,
-    readonly context: CommandContext,
-  ) {
-    super();
-  }
-}
+export class RecordSighting extends DomainCommand<SightingRequest & ByUser, SightingCardReply> {}
+
+export class Swipe extends DomainCommand<SwipeRequest & ByUser, SwipeReply> {}
+
+export class ApproveIcebreaker extends DomainCommand<
+  Omit<CommandInput<EncounterPairCommand, 'approveIcebreaker'>, 'limits'>,
+  { match_id: string; status: 'sent' }
+> {}
+
+export class DeclineIcebreaker extends DomainCommand<
+  CommandInput<EncounterPairCommand, 'declineIcebreaker'>,
+  { match_id: string; status: 'declined' }
+> {}
+
+export class SetConsent extends DomainCommand<ConsentRequest & ByUser, ConsentReply> {}

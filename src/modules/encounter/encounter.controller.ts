@@ -1,31 +1,22 @@
 /**
  * The encounter flow (SPEC §4.7) under /api/social/encounter and
  * /social/encounter. Every route needs a user; every 401 says
- * `unauthenticated`. The controller reads the body (encounter-requests.ts),
- * dispatches, and wraps the reply in `{success: true, data}`.
+ * `unauthenticated`. The controller reads the body (encounter.requests.ts),
+ * dispatches a command or asks a query, and wraps the reply in
+ * `{success: true, data}`.
  */
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { discoverableDecider, discoverableView, type DiscoverableView } from '../../aggregates/encounter/discoverable';
-import { discoverableStreamId } from '../../aggregates/encounter/encounter.events';
-import { ENCOUNTER_TOPICS } from '../../aggregates/encounter/encounter-messages';
+import type { DiscoverableView } from '../../aggregates/encounter/discoverable';
+import { ENCOUNTER_TOPICS, type MatchView } from '../../aggregates/encounter/encounter-messages';
 import type { IcebreakerDraft } from '../../aggregates/encounter/icebreaker-draft';
-import { Clock } from '../../infrastructure/clock';
+import type { MapPin } from '../../projections/encounter/encounter-matches.projection';
 import { Authenticated, UniformUnauthenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
-import { CommandExecutor, type CommandContext } from '../common/command-executor';
+import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
-import {
-  approveRequest,
-  declineRequest,
-  discoverableRequest,
-  matchIdRequest,
-  registerPubkeyRequest,
-  sightingRequest,
-  swipeRequest,
-} from './encounter-requests';
 import {
   ApproveIcebreaker,
   DeclineIcebreaker,
@@ -38,9 +29,15 @@ import {
   type SwipeReply,
 } from './encounter.commands';
 import { EncounterQueries } from './encounter.queries';
-import { IcebreakerDrafting } from './icebreaker-drafting';
-import type { MatchView } from '../../aggregates/encounter/encounter-messages';
-import type { MapPin } from '../../projections/encounter/encounter-matches.projection';
+import {
+  approveRequest,
+  declineRequest,
+  discoverableRequest,
+  matchIdRequest,
+  registerPubkeyRequest,
+  sightingRequest,
+  swipeRequest,
+} from './encounter.requests';
 
 @Controller(['api/social/encounter', 'social/encounter'])
 @Authenticated()
@@ -49,9 +46,6 @@ export class EncounterController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: EncounterQueries,
-    private readonly executor: CommandExecutor,
-    private readonly drafting: IcebreakerDrafting,
-    private readonly clock: Clock,
   ) {}
 
   @Post('discoverable')
@@ -61,13 +55,12 @@ export class EncounterController {
     @Body() body: unknown,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<DiscoverableReceipt>> {
-    return ok(await this.commands.execute(new SetDiscoverable(user.id, discoverableRequest(body), context)));
+    return ok(await this.commands.execute(new SetDiscoverable({ userId: user.id, ...discoverableRequest(body) }, context)));
   }
 
   @Get('discoverable')
   async discoverable(@CurrentUser() user: AuthUser): Promise<Envelope<DiscoverableView>> {
-    const { state } = await this.executor.load(discoverableDecider, discoverableStreamId(user.id));
-    return ok(discoverableView(state, this.clock.now()));
+    return ok(await this.queries.discoverableOf(user.id));
   }
 
   @Post('register-pubkey')
@@ -77,7 +70,7 @@ export class EncounterController {
     @Body() body: unknown,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<{ registered_at: number }>> {
-    return ok(await this.commands.execute(new RegisterPubkey(user.id, registerPubkeyRequest(body), context)));
+    return ok(await this.commands.execute(new RegisterPubkey({ userId: user.id, ...registerPubkeyRequest(body) }, context)));
   }
 
   @Post('sighting')
@@ -87,14 +80,13 @@ export class EncounterController {
     @Body() body: unknown,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<SightingCardReply>> {
-    return ok(await this.commands.execute(new RecordSighting(user.id, sightingRequest(body), context)));
+    return ok(await this.commands.execute(new RecordSighting({ userId: user.id, ...sightingRequest(body) }, context)));
   }
 
   @Post('swipe')
   @HttpCode(200)
   async swipe(@CurrentUser() user: AuthUser, @Body() body: unknown, @RequestContext() context: CommandContext): Promise<Envelope<SwipeReply>> {
-    const { sightingId, decision } = swipeRequest(body);
-    return ok(await this.commands.execute(new Swipe(user.id, sightingId, decision, context)));
+    return ok(await this.commands.execute(new Swipe({ userId: user.id, ...swipeRequest(body) }, context)));
   }
 
   @Get('matches')
@@ -112,7 +104,7 @@ export class EncounterController {
   @Post('icebreaker/draft')
   @HttpCode(200)
   async draft(@CurrentUser() user: AuthUser, @Body() body: unknown): Promise<Envelope<IcebreakerDraft>> {
-    return ok(await this.drafting.draft(user.id, matchIdRequest(body)));
+    return ok(await this.queries.icebreakerDraft(user.id, matchIdRequest(body)));
   }
 
   @Post('icebreaker/approve')
@@ -122,8 +114,7 @@ export class EncounterController {
     @Body() body: unknown,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<{ match_id: string; status: 'sent' }>> {
-    const { matchId, text } = approveRequest(body);
-    return ok(await this.commands.execute(new ApproveIcebreaker(user.id, matchId, text, context)));
+    return ok(await this.commands.execute(new ApproveIcebreaker({ callerId: user.id, ...approveRequest(body) }, context)));
   }
 
   @Post('icebreaker/decline')
@@ -133,8 +124,7 @@ export class EncounterController {
     @Body() body: unknown,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<{ match_id: string; status: 'declined' }>> {
-    const { matchId, reason } = declineRequest(body);
-    return ok(await this.commands.execute(new DeclineIcebreaker(user.id, matchId, reason, context)));
+    return ok(await this.commands.execute(new DeclineIcebreaker({ callerId: user.id, ...declineRequest(body) }, context)));
   }
 
   @Get('topics')

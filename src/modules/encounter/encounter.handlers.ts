@@ -1,13 +1,15 @@
 /**
  * Command handlers of the encounter flow: each loads the stream that owns the
- * decision, runs the pure decider and appends (CommandExecutor). Read models
- * are used only to find a stream (a peer by its current pubkey, a match's
- * pair by the match id); what is decided, is decided on the stream.
+ * decision, runs the pure decider and appends (CommandExecutor), and replies
+ * from the outcome (the decider's state and events), never from a read model
+ * read after the write. Read models are used only to find a stream (a peer by
+ * its current pubkey, a match's pair by the match id); what is decided, is
+ * decided on the stream.
  */
 import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { consentDecider } from '../../aggregates/encounter/consent';
+import { activeConsents, consentDecider } from '../../aggregates/encounter/consent';
 import { discoverableDecider, discoverableView, isDiscoverableAt } from '../../aggregates/encounter/discoverable';
 import { encounterPairDecider, icebreakerText } from '../../aggregates/encounter/encounter-pair';
 import {
@@ -26,6 +28,7 @@ import { Clock } from '../../infrastructure/clock';
 import { CommandExecutor } from '../common/command-executor';
 import {
   ApproveIcebreaker,
+  type ConsentReply,
   DeclineIcebreaker,
   type DiscoverableReceipt,
   RecordSighting,
@@ -53,11 +56,11 @@ export class SetDiscoverableHandler implements ICommandHandler<SetDiscoverable> 
     @Inject(ENCOUNTER_CONFIG) private readonly limits: EncounterConfig,
   ) {}
 
-  async execute({ userId, request, context }: SetDiscoverable): Promise<DiscoverableReceipt> {
+  async execute({ payload, context }: SetDiscoverable): Promise<DiscoverableReceipt> {
     const { state } = await this.executor.execute(
       discoverableDecider,
-      discoverableStreamId(userId),
-      { kind: 'set', userId, ...request, limits: this.limits },
+      discoverableStreamId(payload.userId),
+      { kind: 'set', ...payload, limits: this.limits },
       context,
       // a phone retrying in a loop sends many toggles at once: each conflict is one more toggle decided
       { maxRetries: 25 },
@@ -71,7 +74,7 @@ export class SetDiscoverableHandler implements ICommandHandler<SetDiscoverable> 
 export class RegisterPubkeyHandler implements ICommandHandler<RegisterPubkey> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ userId, pubkey, context }: RegisterPubkey): Promise<{ registered_at: number }> {
+  async execute({ payload: { userId, pubkey }, context }: RegisterPubkey): Promise<{ registered_at: number }> {
     const digest = pubkeyDigest(pubkey);
     const { state } = await this.executor.execute(pubkeyDecider, pubkeyStreamId(digest), { kind: 'register', userId, digest }, context);
     return { registered_at: epochSeconds(state.registeredAt) ?? 0 };
@@ -88,7 +91,7 @@ export class RecordSightingHandler implements ICommandHandler<RecordSighting> {
   ) {}
 
   /** Rule 6: the peer is whoever currently holds this rotating key; rule 9: only while discoverable. */
-  async execute({ userId, request, context }: RecordSighting): Promise<SightingCardReply> {
+  async execute({ payload: { userId, ...request }, context }: RecordSighting): Promise<SightingCardReply> {
     const digest = pubkeyDigest(request.peerPubkey);
     const peer = await this.queries.profileByPubkeyDigest(digest);
     if (peer?.user_id === userId) throw new DomainError('invalid', 'self-sighting rejected');
@@ -137,7 +140,7 @@ export class SwipeHandler implements ICommandHandler<Swipe> {
     @Inject(ENCOUNTER_CONFIG) private readonly limits: EncounterConfig,
   ) {}
 
-  async execute({ userId, sightingId, decision, context }: Swipe): Promise<SwipeReply> {
+  async execute({ payload: { userId, sightingId, decision }, context }: Swipe): Promise<SwipeReply> {
     const notFound = new DomainError('not_found', 'sighting not found');
     if (!SIGHTING_ID.test(sightingId)) throw notFound;
     const { state } = await this.executor.load(sightingDecider, sightingStreamId(sightingId));
@@ -164,11 +167,12 @@ export class ApproveIcebreakerHandler implements ICommandHandler<ApproveIcebreak
     @Inject(ENCOUNTER_CONFIG) private readonly limits: EncounterConfig,
   ) {}
 
-  async execute({ userId, matchId, text, context }: ApproveIcebreaker): Promise<{ match_id: string; status: 'sent' }> {
+  async execute({ payload, context }: ApproveIcebreaker): Promise<{ match_id: string; status: 'sent' }> {
+    const { matchId, callerId, text } = payload;
     // 400/413 on the text come before the lookup, as in the decider
     icebreakerText(text, this.limits);
-    const command = { kind: 'approveIcebreaker' as const, matchId, callerId: userId, text, limits: this.limits };
-    const match = await this.queries.matchFor(matchId, userId);
+    const command = { kind: 'approveIcebreaker' as const, ...payload, limits: this.limits };
+    const match = await this.queries.matchFor(matchId, callerId);
     if (!match) throw new DomainError('not_found', 'match not found');
     await this.executor.execute(encounterPairDecider, pairStreamId(match.user_a_id, match.user_b_id), command, context);
     return { match_id: matchId, status: 'sent' };
@@ -182,29 +186,33 @@ export class DeclineIcebreakerHandler implements ICommandHandler<DeclineIcebreak
     private readonly queries: EncounterQueries,
   ) {}
 
-  async execute({ userId, matchId, reason, context }: DeclineIcebreaker): Promise<{ match_id: string; status: 'declined' }> {
-    const match = await this.queries.matchFor(matchId, userId);
+  async execute({ payload, context }: DeclineIcebreaker): Promise<{ match_id: string; status: 'declined' }> {
+    const match = await this.queries.matchFor(payload.matchId, payload.callerId);
     if (!match) throw new DomainError('not_found', 'match not found');
     await this.executor.execute(
       encounterPairDecider,
       pairStreamId(match.user_a_id, match.user_b_id),
-      { kind: 'declineIcebreaker', matchId, callerId: userId, reason },
+      { kind: 'declineIcebreaker', ...payload },
       context,
     );
-    return { match_id: matchId, status: 'declined' };
+    return { match_id: payload.matchId, status: 'declined' };
   }
 }
 
+/** Grants or revokes one consent; the reply lists the user's consents as the command left them. */
 @CommandHandler(SetConsent)
 export class SetConsentHandler implements ICommandHandler<SetConsent> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ userId, consent, consentType, scope, context }: SetConsent): Promise<void> {
-    await this.executor.execute(
+  async execute({ payload: { userId, consent, consentType, scope }, context }: SetConsent): Promise<ConsentReply> {
+    const { state } = await this.executor.execute(
       consentDecider,
       consentStreamId(userId),
       { kind: consent ? 'grant' : 'revoke', userId, consentType, scope },
       context,
     );
+    const consents = activeConsents(state);
+    const active = consents.some((c) => c.consent_type === consentType && c.scope === scope);
+    return { cloud_data_consent: active, consent_type: consentType, scope, consents };
   }
 }

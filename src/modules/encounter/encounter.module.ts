@@ -24,7 +24,6 @@ import {
   SwipeHandler,
 } from './encounter.handlers';
 import { EncounterQueries } from './encounter.queries';
-import { IcebreakerDrafting } from './icebreaker-drafting';
 
 @Module({
   imports: [CommonModule, AccountsModule],
@@ -32,7 +31,6 @@ import { IcebreakerDrafting } from './icebreaker-drafting';
   providers: [
     { provide: ENCOUNTER_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig): EncounterConfig => config.encounter },
     EncounterQueries,
-    IcebreakerDrafting,
     SetDiscoverableHandler,
     RegisterPubkeyHandler,
     RecordSightingHandler,

@@ -6,9 +6,10 @@
  * request, so concurrent requests can never exceed the limit.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { HttpException, HttpStatus, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DAILY_LIMITS, type ApiKeyTier } from '../../../aggregates/accounts/api-key';
 import type { Role } from '../../../aggregates/accounts/user.events';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 import { Clock } from '../../../infrastructure/clock';
 import { DuplicateKeyError, READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
 import { AccountsQueries } from '../accounts.queries';
@@ -43,14 +44,15 @@ export class ApiKeyAuthenticator {
 
   async authenticate(key: string): Promise<AuthUser> {
     const match = KEY_PATTERN.exec(key);
-    if (!match) throw new UnauthorizedException(INVALID_API_KEY);
+    const invalid = () => new DomainError('unauthenticated', INVALID_API_KEY);
+    if (!match) throw invalid();
     const [, keyId, secret] = match;
     const record = await this.queries.apiKey(keyId);
     if (!record || record.revoked || !sameHash(record.secret_sha256, sha256(secret))) {
-      throw new UnauthorizedException(INVALID_API_KEY);
+      throw invalid();
     }
     const user = await this.queries.userById(record.user_id);
-    if (!user) throw new UnauthorizedException(INVALID_API_KEY);
+    if (!user) throw invalid();
     await this.consumeDailyQuota(keyId, record.tier as ApiKeyTier);
     return {
       id: user.id,
@@ -77,10 +79,7 @@ export class ApiKeyAuthenticator {
         );
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      throw new HttpException(
-        `API key daily limit reached (${limit} requests per day on tier ${tier})`,
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+      throw new DomainError('rate_limited', `API key daily limit reached (${limit} requests per day on tier ${tier})`);
     }
   }
 }

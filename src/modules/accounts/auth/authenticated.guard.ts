@@ -3,19 +3,12 @@
  * API keys (prefix `ak_`) are checked here; anything else goes to passport-jwt.
  * No credential at all: 401 `unauthenticated`.
  */
-import {
-  applyDecorators,
-  type ExecutionContext,
-  ForbiddenException,
-  Injectable,
-  SetMetadata,
-  UnauthorizedException,
-  UseGuards,
-} from '@nestjs/common';
+import { applyDecorators, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../../aggregates/accounts/user.events';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import type { AuthUser } from './auth-user';
 import { INVALID_TOKEN } from './jwt.strategy';
@@ -26,6 +19,9 @@ const ALLOW_API_KEYS = 'auth:apiKeys';
 const UNIFORM_401 = 'auth:uniform401';
 
 type Request = FastifyRequest & { user?: AuthUser };
+
+const unauthenticated = (message: string): DomainError => new DomainError('unauthenticated', message);
+const isUnauthenticated = (error: unknown): error is DomainError => error instanceof DomainError && error.kind === 'unauthenticated';
 
 function credentialOf(request: FastifyRequest): string | null {
   const apiKey = request.headers['x-api-key'];
@@ -52,7 +48,7 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
     try {
       return await this.authenticate(context);
     } catch (error) {
-      if (error instanceof UnauthorizedException) throw new UnauthorizedException(UNAUTHENTICATED);
+      if (isUnauthenticated(error)) throw unauthenticated(UNAUTHENTICATED);
       throw error;
     }
   }
@@ -60,10 +56,10 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   private async authenticate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const credential = credentialOf(request);
-    if (!credential) throw new UnauthorizedException(UNAUTHENTICATED);
+    if (!credential) throw unauthenticated(UNAUTHENTICATED);
     if (ApiKeyAuthenticator.looksLikeApiKey(credential)) {
       if (this.reflector.getAllAndOverride<boolean>(ALLOW_API_KEYS, [context.getHandler(), context.getClass()]) === false) {
-        throw new UnauthorizedException('This route needs a bearer JWT, not an API key');
+        throw unauthenticated('This route needs a bearer JWT, not an API key');
       }
       request.user = await this.apiKeys.authenticate(credential);
     } else {
@@ -74,15 +70,15 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<T = AuthUser>(error: unknown, user: T | false): T {
-    if (error instanceof UnauthorizedException) throw error;
-    if (error || !user) throw new UnauthorizedException(INVALID_TOKEN);
+    if (isUnauthenticated(error)) throw error;
+    if (error || !user) throw unauthenticated(INVALID_TOKEN);
     return user;
   }
 
   private checkRole(context: ExecutionContext, user: AuthUser): void {
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES, [context.getHandler(), context.getClass()]);
     if (roles?.length && !roles.includes(user.role)) {
-      throw new ForbiddenException(`${roles.join(' or ')} role required`);
+      throw new DomainError('forbidden', `${roles.join(' or ')} role required`);
     }
   }
 }

@@ -5,10 +5,11 @@
  * strategy. A token is accepted only if it is not revoked and its user exists;
  * the role comes from the read model, so a role change applies at once.
  */
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { Role } from '../../../aggregates/accounts/user.events';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 import { AccountsQueries } from '../accounts.queries';
 import type { AuthUser } from './auth-user';
 import { ServiceSecrets } from './secrets';
@@ -49,7 +50,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       this.queries.userById(claims.sub),
       this.queries.isTokenRevoked(claims.jti),
     ]);
-    if (!user || revoked) throw new UnauthorizedException(INVALID_TOKEN);
+    if (!user || revoked) throw new DomainError('unauthenticated', INVALID_TOKEN);
     return {
       id: user.id,
       username: user.username,

@@ -9,7 +9,9 @@
  *   message names (Map<userId, Set<connection>>): a message never reaches
  *   another user's connection;
  * - what a connection needs besides the bus: the inbox read model and the
- *   store's head position (see StreamSession).
+ *   store's head position (see StreamSession);
+ * - `serve`: one user's stream on a hijacked reply (SseResponse), with its
+ *   heartbeat, from open to close.
  *
  * Subscribing retries in the background and never holds up the start (the
  * bus may be down: the inbox poll still delivers). onModuleDestroy ends every
@@ -17,7 +19,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ENCOUNTER_TOPICS, type EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { BusListener } from '../../../infrastructure/bus/bus-listener';
 import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../../../infrastructure/bus/message-bus.port';
@@ -32,7 +36,8 @@ import {
   type EncounterInboxDoc,
   inboxAfter,
 } from '../../../projections/encounter/encounter-inbox.projection';
-import type { EncounterBusValue, StreamMessage } from './sse';
+import { type EncounterBusValue, SSE_CONNECTED, SseResponse, type StreamMessage } from './sse';
+import { StreamSession } from './stream-session';
 
 const BASE_TOPICS: readonly EncounterTopic[] = Object.values(ENCOUNTER_TOPICS);
 const SUBSCRIBE_RETRY_MS = 2000;
@@ -58,6 +63,10 @@ export function streamMessageOf(message: BusMessage): { userId: string; message:
   return { userId, message: { position: Number(value.id), topic, userTopic: value.topic, payload: value.payload, at: value.at } };
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function toStreamMessage(doc: EncounterInboxDoc): StreamMessage {
   return { position: doc.position, topic: doc.topic, userTopic: doc.user_topic, payload: doc.payload, at: doc.at };
 }
@@ -71,7 +80,7 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
   private stopped = false;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PROCESS_ROLE) private readonly role: ProcessRole,
     @Inject(EVENT_STORE) private readonly eventStore: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
@@ -111,6 +120,52 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
   /** false once the process is shutting down: new streams are refused */
   get accepting(): boolean {
     return !this.stopped;
+  }
+
+  /**
+   * Serves one user's stream on this reply until the client goes or the
+   * process stops: resumes after `resume` (the last id the client saw), or
+   * with null from now on (after the store's head position). Resolves once
+   * the backfill was sent; the stream goes on after that.
+   */
+  async serve(userId: string, resume: number | null, reply: FastifyReply): Promise<void> {
+    if (!this.accepting) throw new DomainError('unavailable', 'shutting down');
+    const start = resume ?? (await this.headPosition());
+    const response = new SseResponse(reply);
+    const session = new StreamSession(
+      {
+        write: response.write,
+        readInbox: (after, limit) => this.readInbox(userId, after, limit),
+        waitForInbox: (position) => this.waitForInbox(position),
+        onError: (error) => this.logger.warn(`inbox read failed: ${messageOf(error)}`),
+      },
+      start,
+    );
+    response.open();
+    // connect and greet in one tick: once the client sees `: connected`, live messages reach it
+    const disconnect = this.connect(userId, {
+      deliver: (message) => session.live(message),
+      end: () => {
+        session.close();
+        response.end();
+      },
+    });
+    void response.write(SSE_CONNECTED);
+    const heartbeat = setInterval(() => void session.heartbeat(), this.config.encounter.streamHeartbeatSec * 1000);
+    heartbeat.unref();
+    const cleanUp = () => {
+      clearInterval(heartbeat);
+      session.close();
+      disconnect();
+    };
+    response.onClose(cleanUp);
+    // the client may have gone while the head position was read: 'close' already fired
+    if (response.gone) return cleanUp();
+    // the reply is hijacked: a failure here must end the stream, not reach the exception filter
+    await session.start().catch((error: unknown) => {
+      this.logger.warn(`stream failed: ${messageOf(error)}`);
+      response.end();
+    });
   }
 
   /** Registers a user's connection; the returned function unregisters it. */

@@ -1,8 +1,11 @@
 /**
- * The wire format of the encounter stream (server-sent events) and the
- * parsing of where a client resumes. Pure functions, unit-tested.
+ * The wire format of the encounter stream (server-sent events), the parsing
+ * of where a client resumes (pure functions, unit-tested), and SseResponse,
+ * the one place that writes that format to a raw HTTP response.
  */
+import type { FastifyReply } from 'fastify';
 import type { EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 
 /** One message for one user, as it leaves the service. */
 export interface StreamMessage {
@@ -37,9 +40,10 @@ export function formatSseMessage(message: StreamMessage): string {
 export const SSE_HEARTBEAT = ': heartbeat\n\n';
 export const SSE_CONNECTED = ': connected\n\n';
 
-export class InvalidLastEventIdError extends Error {
+/** A 400: the resume position is not a non-negative integer. */
+export class InvalidLastEventIdError extends DomainError {
   constructor() {
-    super('last_event_id must be a non-negative integer');
+    super('invalid', 'last_event_id must be a non-negative integer');
   }
 }
 
@@ -60,4 +64,60 @@ function positionOf(value: unknown): number | null {
  */
 export function resumePosition(header: unknown, query: unknown): number | null {
   return positionOf(header) ?? positionOf(query);
+}
+
+/**
+ * One hijacked HTTP response carrying server-sent events: Fastify stops
+ * managing it, and this class alone touches the raw socket.
+ */
+export class SseResponse {
+  private readonly raw: FastifyReply['raw'];
+
+  constructor(private readonly reply: FastifyReply) {
+    this.raw = reply.raw;
+  }
+
+  /** Takes the reply over from Fastify and sends the event-stream headers. */
+  open(): void {
+    void this.reply.hijack();
+    this.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      // the socket is not reused after a stream: ending it on shutdown frees it at once
+      connection: 'close',
+    });
+    this.raw.socket?.setNoDelay(true);
+  }
+
+  /** Writes a chunk; waits for `drain` when the socket buffer is full; false once the response is gone. */
+  readonly write = (chunk: string): Promise<boolean> => {
+    const raw = this.raw;
+    if (raw.destroyed || raw.writableEnded) return Promise.resolve(false);
+    if (raw.write(chunk)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        raw.off('drain', onDrain);
+        raw.off('close', onClose);
+        resolve(ok);
+      };
+      const onDrain = () => done(true);
+      const onClose = () => done(false);
+      raw.once('drain', onDrain);
+      raw.once('close', onClose);
+    });
+  };
+
+  /** true once the client went (the connection closed) */
+  get gone(): boolean {
+    return this.raw.destroyed;
+  }
+
+  onClose(listener: () => void): void {
+    this.raw.once('close', listener);
+  }
+
+  end(): void {
+    if (!this.raw.writableEnded) this.raw.end();
+  }
 }

@@ -3,13 +3,13 @@
  * type or a missing field gives a 400 naming the field.
  */
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ROLES, type Role } from '../../../aggregates/accounts/user.events';
-import { API_KEY_TIERS, type ApiKeyTier } from '../../../aggregates/accounts/api-key';
+import { ROLES, type Role } from '../../aggregates/accounts/user.events';
+import { API_KEY_TIERS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,50}$/;
 const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-export class RegisterDto {
+export class RegisterRequest {
   @IsString()
   @Matches(USERNAME_PATTERN, { message: 'username must be 2-50 characters of letters, digits, _ . @ -' })
   username!: string;
@@ -29,7 +29,7 @@ export class RegisterDto {
   display_name?: string;
 }
 
-export class LoginDto {
+export class LoginRequest {
   @IsString()
   @IsNotEmpty()
   @MaxLength(254)
@@ -41,7 +41,7 @@ export class LoginDto {
   password!: string;
 }
 
-export class GuestRegisterDto {
+export class GuestRegisterRequest {
   @IsString()
   @Length(1, 50, { message: 'guest_name must be 1-50 characters' })
   guest_name!: string;
@@ -52,7 +52,7 @@ export class GuestRegisterDto {
   device_id?: string;
 }
 
-export class GuestRecoverDto {
+export class GuestRecoverRequest {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -64,13 +64,13 @@ export class GuestRecoverDto {
   device_id?: string;
 }
 
-export class ChangeRoleDto {
+export class ChangeRoleRequest {
   @IsString()
   @IsIn(ROLES as Role[], { message: `role must be one of ${ROLES.join(', ')}` })
   role!: Role;
 }
 
-export class IssueApiKeyDto {
+export class IssueApiKeyRequest {
   @IsString()
   @Length(1, 100, { message: 'name must be 1-100 characters' })
   name!: string;

@@ -6,8 +6,11 @@
  * returns typed values; unknown fields are ignored.
  */
 import type { DiscoverableCommand } from '../../aggregates/encounter/discoverable';
+import type { EncounterPairCommand } from '../../aggregates/encounter/encounter-pair';
 import type { SwipeDecision } from '../../aggregates/encounter/encounter.events';
 import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
+import type { SightingCommand } from '../../aggregates/encounter/sighting';
+import type { CommandInput } from '../../aggregates/shared/decider';
 import { type Body, flag, invalid, objectBody } from '../common/body-fields';
 
 function optionalInteger(body: Body, field: string): number | undefined {
@@ -35,7 +38,7 @@ function requiredId(body: Body, field: string): string {
 }
 
 /** A POST discoverable body: the decider's `set` command without what the handler adds. */
-export type DiscoverableRequest = Omit<DiscoverableCommand, 'kind' | 'userId' | 'limits'>;
+export type DiscoverableRequest = Omit<CommandInput<DiscoverableCommand, 'set'>, 'userId' | 'limits'>;
 
 export function discoverableRequest(raw: unknown): DiscoverableRequest {
   const body = objectBody(raw);
@@ -57,13 +60,8 @@ export function discoverableRequest(raw: unknown): DiscoverableRequest {
   };
 }
 
-export interface SightingRequest {
-  peerPubkey: string;
-  rssiPeak: number;
-  dwellSec: number;
-  lat: number | null;
-  lng: number | null;
-}
+/** A POST sighting body: the peer's raw pubkey (the handler finds the peer by its digest) and the decider's measurements. */
+export type SightingRequest = { peerPubkey: string } & Pick<CommandInput<SightingCommand, 'record'>, 'rssiPeak' | 'dwellSec' | 'lat' | 'lng'>;
 
 export function sightingRequest(raw: unknown): SightingRequest {
   const body = objectBody(raw);
@@ -78,7 +76,13 @@ export function sightingRequest(raw: unknown): SightingRequest {
   };
 }
 
-export function swipeRequest(raw: unknown): { sightingId: string; decision: SwipeDecision } {
+/** A POST swipe body: the handler finds the sighting and its pair's stream. */
+export interface SwipeRequest {
+  sightingId: string;
+  decision: SwipeDecision;
+}
+
+export function swipeRequest(raw: unknown): SwipeRequest {
   const body = objectBody(raw);
   const sightingId = requiredId(body, 'sighting_id');
   const decision = typeof body.decision === 'string' ? body.decision.trim().toLowerCase() : '';
@@ -90,7 +94,9 @@ export function matchIdRequest(raw: unknown): string {
   return requiredId(objectBody(raw), 'match_id');
 }
 
-export function approveRequest(raw: unknown): { matchId: string; text: string } {
+export type ApproveRequest = Pick<CommandInput<EncounterPairCommand, 'approveIcebreaker'>, 'matchId' | 'text'>;
+
+export function approveRequest(raw: unknown): ApproveRequest {
   const body = objectBody(raw);
   const matchId = requiredId(body, 'match_id');
   const text = typeof body.text === 'string' ? body.text.trim() : '';
@@ -98,7 +104,9 @@ export function approveRequest(raw: unknown): { matchId: string; text: string } 
   return { matchId, text };
 }
 
-export function declineRequest(raw: unknown): { matchId: string; reason: string | null } {
+export type DeclineRequest = Pick<CommandInput<EncounterPairCommand, 'declineIcebreaker'>, 'matchId' | 'reason'>;
+
+export function declineRequest(raw: unknown): DeclineRequest {
   const body = objectBody(raw);
   const matchId = requiredId(body, 'match_id');
   const reason = body.reason;
@@ -106,11 +114,16 @@ export function declineRequest(raw: unknown): { matchId: string; reason: string 
   return { matchId, reason: typeof reason === 'string' ? reason : null };
 }
 
-export function registerPubkeyRequest(raw: unknown): string {
+/** A POST register-pubkey body: the raw key, normalised (the handler records its digest). */
+export interface RegisterPubkeyRequest {
+  pubkey: string;
+}
+
+export function registerPubkeyRequest(raw: unknown): RegisterPubkeyRequest {
   const body = objectBody(raw);
   const pubkey = normalisePubkey(body.pubkey);
   if (pubkey === null) throw invalid('pubkey hex 16..128 chars');
-  return pubkey;
+  return { pubkey };
 }
 
 const CONSENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;

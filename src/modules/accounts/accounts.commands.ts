@@ -1,0 +1,52 @@
+/**
+ * Commands of the accounts context, dispatched on the @nestjs/cqrs CommandBus.
+ * Each payload is typed from its decider command, or, where the handler
+ * derives the decider command (hashing a password, minting ids and secrets),
+ * from the request it serves.
+ */
+import type { ApiKeyCommand, ApiKeyTier } from '../../aggregates/accounts/api-key';
+import type { UserCommand } from '../../aggregates/accounts/user';
+import type { CommandInput } from '../../aggregates/shared/decider';
+import { DomainCommand } from '../common/domain-command';
+import type { UserView } from './accounts.queries';
+import type { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RegisterRequest } from './accounts.requests';
+
+export interface Session {
+  user: UserView;
+  token: string;
+}
+
+export interface GuestSession extends Session {
+  recovery_code: string | null;
+  existing: boolean;
+}
+
+export type RecoveredSession = Session & { recovery_code: string };
+
+export interface IssuedApiKey {
+  id: string;
+  name: string;
+  tier: ApiKeyTier;
+  key: string;
+  /** the same key, under the name clients of similar services read */
+  api_key: string;
+  daily_limit: number;
+  created_at: string;
+}
+
+export class RegisterUser extends DomainCommand<RegisterRequest, Session> {}
+
+export class LogIn extends DomainCommand<LoginRequest, Session> {}
+
+/** Revokes the presented JWT (`tokenId`, valid until `expiresAt`) of `userId`. */
+export class LogOut extends DomainCommand<CommandInput<UserCommand, 'revokeToken'> & { userId: string }, void> {}
+
+export class RegisterGuest extends DomainCommand<GuestRegisterRequest, GuestSession> {}
+
+export class RecoverGuest extends DomainCommand<GuestRecoverRequest, RecoveredSession> {}
+
+export class ChangeUserRole extends DomainCommand<CommandInput<UserCommand, 'changeRole'> & { userId: string }, UserView> {}
+
+export class IssueApiKey extends DomainCommand<Pick<CommandInput<ApiKeyCommand, 'issue'>, 'userId' | 'name' | 'tier'>, IssuedApiKey> {}
+
+export class RevokeApiKey extends DomainCommand<CommandInput<ApiKeyCommand, 'revoke'> & { keyId: string }, void> {}

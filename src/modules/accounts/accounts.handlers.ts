@@ -1,0 +1,398 @@
+/**
+ * Command handlers of the accounts context. Each finds the stream that owns
+ * the decision (read models only locate it: a user by name or by
+ * recovery-code hash), runs the decider through the CommandExecutor and
+ * replies from the outcome: a session is built from the user's state as the
+ * command left it, so a write that succeeded is never answered with "retry"
+ * because a read model lagged.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../aggregates/accounts/api-key';
+import { claimDecider, claimStreamId, type ClaimScope, TAKEN_MESSAGES } from '../../aggregates/accounts/claim';
+import { INVALID_CREDENTIALS, INVALID_RECOVERY_CODE, userDecider, type UserState } from '../../aggregates/accounts/user';
+import { userStreamId } from '../../aggregates/accounts/user.events';
+import type { EventOfType } from '../../aggregates/shared/decider';
+import { DomainError } from '../../aggregates/shared/domain-error';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Clock } from '../../infrastructure/clock';
+import { CommandExecutor, type CommandContext } from '../common/command-executor';
+import {
+  ChangeUserRole,
+  type GuestSession,
+  IssueApiKey,
+  type IssuedApiKey,
+  LogIn,
+  LogOut,
+  RecoverGuest,
+  type RecoveredSession,
+  RegisterGuest,
+  RegisterUser,
+  RevokeApiKey,
+  type Session,
+} from './accounts.commands';
+import { AccountsQueries, toUserView, type UserRecord, type UserView } from './accounts.queries';
+import { newApiKey, sha256 } from './auth/api-key-authenticator';
+import { PasswordHasher } from './auth/password-hasher';
+import { newRecoveryCode, normaliseRecoveryCode } from './auth/recovery-codes';
+import { ServiceSecrets } from './auth/secrets';
+import { TokenService } from './auth/token.service';
+
+/** The user as a command left it, in the shape of a user view's source. */
+function userRecordOf(state: UserState): UserRecord {
+  if (!state.exists) throw new DomainError('not_found', 'user not found');
+  return {
+    id: state.userId!,
+    username: state.username!,
+    email: state.email,
+    display_name: state.displayName!,
+    role: state.role!,
+    user_type: state.userType!,
+    created_at: state.registeredAt!,
+    last_active_at: state.lastActiveAt,
+  };
+}
+
+const ABANDONED_AFTER_MS = 60_000;
+
+/**
+ * Claims on unique values (username, e-mail, device). A claim whose owner
+ * never finished registering (crash between the claim and the user stream) is
+ * taken over once it is older than the abandon delay, so a crash can never
+ * lock a username forever.
+ */
+@Injectable()
+export class Claims {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly clock: Clock,
+  ) {}
+
+  async claim(scope: ClaimScope, value: string, ownerId: string, context: CommandContext): Promise<void> {
+    const decider = claimDecider(scope);
+    const streamId = claimStreamId(scope, value);
+    try {
+      await this.executor.execute(decider, streamId, { kind: 'claim', value, ownerId }, context, { readYourWrites: false });
+    } catch (error) {
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+      const { state } = await this.executor.load(decider, streamId);
+      if (!state.owner || !(await this.isAbandoned(state.owner, state.claimedAt))) throw error;
+      await this.executor.execute(
+        decider,
+        streamId,
+        { kind: 'claim', value, ownerId, takeOverAbandonedFrom: state.owner },
+        context,
+        { readYourWrites: false },
+      );
+    }
+  }
+
+  async release(scope: ClaimScope, value: string, ownerId: string, context: CommandContext): Promise<void> {
+    await this.executor.execute(claimDecider(scope), claimStreamId(scope, value), { kind: 'release', value, ownerId }, context, {
+      readYourWrites: false,
+    });
+  }
+
+  /** The user who holds the value, if that user's account exists. */
+  async ownerOf(scope: ClaimScope, value: string): Promise<string | null> {
+    const { state } = await this.executor.load(claimDecider(scope), claimStreamId(scope, value));
+    if (!state.owner) return null;
+    return (await this.userExists(state.owner)) ? state.owner : null;
+  }
+
+  private async isAbandoned(owner: string, claimedAt: string | null): Promise<boolean> {
+    const age = this.clock.now().getTime() - new Date(claimedAt ?? 0).getTime();
+    return age > ABANDONED_AFTER_MS && !(await this.userExists(owner));
+  }
+
+  private async userExists(userId: string): Promise<boolean> {
+    return (await this.executor.load({ initialState: false, evolve: () => true, decide: () => [] }, userStreamId(userId))).state;
+  }
+}
+
+/** Opens sessions: records a login and issues the matching token, with the user as the command left it. */
+@Injectable()
+export class Sessions {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly tokens: TokenService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records a login by device or password (already verified) and returns the session. */
+  async open(userId: string, method: 'password' | 'device', context: CommandContext): Promise<Session> {
+    const tokenId = this.tokens.newTokenId();
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(userId),
+      { kind: 'recordLogin', tokenId, method, passwordVerified: true },
+      { ...context, actor: userId },
+    );
+    return this.issue(state, tokenId);
+  }
+
+  /** The token for an already-recorded login or registration, from the user's state after it. */
+  issue(state: UserState, tokenId: string): Session {
+    const user = userRecordOf(state);
+    const { token } = this.tokens.issue(user, tokenId, this.clock.now());
+    return { user: toUserView(user, true), token };
+  }
+}
+
+/**
+ * Claims the username, then the e-mail (releasing the username if the e-mail
+ * is taken), then writes the user stream. Usernames listed in SVC_ADMIN_USERS
+ * register as admins.
+ */
+@CommandHandler(RegisterUser)
+export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly executor: CommandExecutor,
+    private readonly queries: AccountsQueries,
+    private readonly claims: Claims,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async execute({ payload, context }: RegisterUser): Promise<Session> {
+    const { username, email, password, display_name } = payload;
+    // Fast refusal without paying for a password hash; the claim below is the real check.
+    if (await this.queries.userByUsername(username)) throw new DomainError('conflict', TAKEN_MESSAGES.username);
+    const passwordHash = await this.hasher.hash(password);
+    const userId = randomUUID();
+    const ctx = { ...context, actor: userId };
+    await this.claims.claim('username', username, userId, ctx);
+    try {
+      await this.claims.claim('email', email, userId, ctx);
+    } catch (error) {
+      await this.claims.release('username', username, userId, ctx);
+      throw error;
+    }
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(userId),
+      {
+        kind: 'register',
+        registration: {
+          user_id: userId,
+          username,
+          email: email.trim().toLowerCase(),
+          display_name: display_name?.trim() || username,
+          role: this.config.adminUsernames.includes(username.toLowerCase()) ? 'admin' : 'user',
+          user_type: 'human',
+          password_hash: passwordHash,
+        },
+      },
+      ctx,
+    );
+    return this.sessions.issue(state, this.tokens.newTokenId());
+  }
+}
+
+/**
+ * Verifies the password against the user stream (the source of truth, never a
+ * read model), records the attempt (UserLoggedIn or UserLoginFailed, for the
+ * audit trail) and answers one 401 text for unknown users and wrong passwords.
+ */
+@CommandHandler(LogIn)
+export class LogInHandler implements ICommandHandler<LogIn> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly queries: AccountsQueries,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async execute({ payload: { username, password }, context }: LogIn): Promise<Session> {
+    const doc = await this.queries.userByUsername(username);
+    const { state } = doc ? await this.executor.load(userDecider, userStreamId(doc.id)) : { state: userDecider.initialState };
+    const verified = await this.hasher.verify(state.passwordHash, password);
+    if (!doc || !state.passwordHash) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
+    const tokenId = this.tokens.newTokenId();
+    const outcome = await this.executor.execute(
+      userDecider,
+      userStreamId(doc.id),
+      { kind: 'recordLogin', tokenId, method: 'password', passwordVerified: verified },
+      { ...context, actor: doc.id },
+    );
+    if (!verified) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
+    return this.sessions.issue(outcome.state, tokenId);
+  }
+}
+
+/** Revokes the presented JWT until it expires; the next request with it gets 401. */
+@CommandHandler(LogOut)
+export class LogOutHandler implements ICommandHandler<LogOut> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { userId, tokenId, expiresAt }, context }: LogOut): Promise<void> {
+    await this.executor.execute(userDecider, userStreamId(userId), { kind: 'revokeToken', tokenId, expiresAt }, context);
+  }
+}
+
+const GUEST_USERNAME_ATTEMPTS = 5;
+
+/** `guest_` + the name (lower-cased, spaces to `_`, other characters dropped) + `_` + 6 hex characters. */
+function guestUsername(guestName: string): string {
+  const base = guestName.trim().toLowerCase().replace(/\s+/g, '_').replace(/[^a-z0-9_.-]/g, '').slice(0, 36) || 'guest';
+  return `guest_${base}_${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * A guest account without e-mail or password. A device id already on file
+ * returns that guest with a fresh token (200, `existing: true`); the device
+ * claim makes two concurrent first visits of one device end in one account.
+ */
+@CommandHandler(RegisterGuest)
+export class RegisterGuestHandler implements ICommandHandler<RegisterGuest> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly claims: Claims,
+    private readonly secrets: ServiceSecrets,
+    private readonly tokens: TokenService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async execute({ payload, context }: RegisterGuest): Promise<GuestSession> {
+    const guestName = payload.guest_name;
+    const deviceId = payload.device_id ?? null;
+    if (deviceId) {
+      const owner = await this.claims.ownerOf('device', deviceId);
+      if (owner) return this.existing(owner, context);
+    }
+    const userId = randomUUID();
+    const ctx = { ...context, actor: userId };
+    const username = await this.claimUsername(guestName, userId, ctx);
+    if (deviceId) {
+      try {
+        await this.claims.claim('device', deviceId, userId, ctx);
+      } catch (error) {
+        await this.claims.release('username', username, userId, ctx);
+        const owner = error instanceof DomainError ? await this.claims.ownerOf('device', deviceId) : null;
+        if (owner) return this.existing(owner, context);
+        throw error;
+      }
+    }
+    const recoveryCode = newRecoveryCode();
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(userId),
+      {
+        kind: 'registerGuest',
+        registration: {
+          user_id: userId,
+          username,
+          display_name: guestName.trim(),
+          recovery_code_hash: this.secrets.lookupHash('recovery', normaliseRecoveryCode(recoveryCode)),
+          device_id: deviceId,
+        },
+      },
+      ctx,
+    );
+    return { ...this.sessions.issue(state, this.tokens.newTokenId()), recovery_code: recoveryCode, existing: false };
+  }
+
+  private async existing(userId: string, context: CommandContext): Promise<GuestSession> {
+    const session = await this.sessions.open(userId, 'device', context);
+    return { ...session, recovery_code: null, existing: true };
+  }
+
+  private async claimUsername(guestName: string, userId: string, context: CommandContext): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      const username = guestUsername(guestName);
+      try {
+        await this.claims.claim('username', username, userId, context);
+        return username;
+      } catch (error) {
+        if (!(error instanceof DomainError) || attempt >= GUEST_USERNAME_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
+
+/**
+ * Signs a guest back in with its recovery code. The code is one-time: the
+ * user stream checks it and rotates it in one event, so two concurrent uses
+ * of one code end in one success; the new code is returned.
+ */
+@CommandHandler(RecoverGuest)
+export class RecoverGuestHandler implements ICommandHandler<RecoverGuest> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly queries: AccountsQueries,
+    private readonly secrets: ServiceSecrets,
+    private readonly tokens: TokenService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async execute({ payload, context }: RecoverGuest): Promise<RecoveredSession> {
+    const presented = this.secrets.lookupHash('recovery', normaliseRecoveryCode(payload.recovery_code));
+    const doc = await this.queries.userByRecoveryHash(presented);
+    if (!doc) throw new DomainError('unauthenticated', INVALID_RECOVERY_CODE);
+    const next = newRecoveryCode();
+    const tokenId = this.tokens.newTokenId();
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(doc.id),
+      {
+        kind: 'recoverGuest',
+        presentedCodeHash: presented,
+        newCodeHash: this.secrets.lookupHash('recovery', normaliseRecoveryCode(next)),
+        tokenId,
+        deviceId: payload.device_id ?? null,
+      },
+      { ...context, actor: doc.id },
+    );
+    return { ...this.sessions.issue(state, tokenId), recovery_code: next };
+  }
+}
+
+/** An admin grants or withdraws a role; the change is recorded with the admin's id. An unknown user is 404. */
+@CommandHandler(ChangeUserRole)
+export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { userId, role, changedBy }, context }: ChangeUserRole): Promise<UserView> {
+    const { state } = await this.executor.execute(userDecider, userStreamId(userId), { kind: 'changeRole', role, changedBy }, context);
+    return toUserView(userRecordOf(state), false);
+  }
+}
+
+/** Issues a key: the full key is in this reply only; the store keeps its hash. */
+@CommandHandler(IssueApiKey)
+export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { userId, name, tier }, context }: IssueApiKey): Promise<IssuedApiKey> {
+    const { keyId, secret, key } = newApiKey();
+    const { events } = await this.executor.execute(
+      apiKeyDecider,
+      apiKeyStreamId(keyId),
+      { kind: 'issue', keyId, userId, name: name.trim(), tier, secretSha256: sha256(secret) },
+      context,
+    );
+    const [issued] = events as EventOfType<(typeof events)[number], 'ApiKeyIssued'>[];
+    return {
+      id: keyId,
+      name: issued.data.name,
+      tier,
+      key,
+      api_key: key,
+      daily_limit: DAILY_LIMITS[tier],
+      created_at: issued.data.issued_at,
+    };
+  }
+}
+
+@CommandHandler(RevokeApiKey)
+export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { keyId, requestedBy }, context }: RevokeApiKey): Promise<void> {
+    await this.executor.execute(apiKeyDecider, apiKeyStreamId(keyId), { kind: 'revoke', requestedBy }, context);
+  }
+}
