@@ -29,10 +29,7 @@ import { completedCount, recipeActions, recipeDecider, type ActionResult, type R
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
-import { estimateTokens, LLM, type LanguageModel, type LlmCompletion, type LlmMessage } from '../../infrastructure/llm/llm.port';
-import { decompose } from '../../infrastructure/llm/offline/decompose';
-import { OFFLINE_DISCLOSURE } from '../../infrastructure/llm/offline/offline-language-model';
-import { findTool, type Tool } from '../../infrastructure/llm/offline/tools';
+import { estimateTokens, LLM, type LanguageModel, type LlmCompletion, type LlmMessage, OFFLINE_DISCLOSURE } from '../../infrastructure/llm/llm.port';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { ComputeQueries } from '../compute/compute.queries';
 import { hiveRefusal } from '../hive/hive-policy';
@@ -43,6 +40,7 @@ import { checkBudget, estimateCost } from './guards/budget';
 import { checkGuardrail } from './guards/guardrail';
 import { redactSecrets } from './guards/secret-redaction';
 import { KeyedMutex } from './keyed-mutex';
+import { AgentTools } from './tools/agent-tools';
 
 const SYSTEM_PROMPT = 'You are a helpful assistant of an agent platform. Answer plainly and concisely.';
 
@@ -63,6 +61,7 @@ export class DefaultChatPipeline extends ChatPipeline {
   constructor(
     private readonly executor: CommandExecutor,
     private readonly runner: ActionRunner,
+    private readonly tools: AgentTools,
     private readonly queries: ChatQueries,
     private readonly compute: ComputeQueries,
     private readonly clock: Clock,
@@ -70,10 +69,6 @@ export class DefaultChatPipeline extends ChatPipeline {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
-  }
-
-  private get tools(): readonly Tool[] {
-    return this.runner.tools;
   }
 
   async run(request: ChatRequest, context: CommandContext): Promise<ChatReply> {
@@ -271,10 +266,10 @@ export class DefaultChatPipeline extends ChatPipeline {
     const expertRun = speculative ? { runId: newId('expert'), model: request.modelConfig?.expert_model ?? request.modelConfig?.model ?? null } : null;
     const stage = speculative ? 'speculative' : 'casual';
     if (this.llm.kind === 'offline') {
-      const tool = findTool(this.tools, prompt);
+      const tool = this.tools.find(prompt);
       const text = tool
         ? `${tool.run(tool.input(prompt))}`
-        : `${OFFLINE_DISCLOSURE} Conversation needs a language model; this node can only run its built-in tools (${this.tools.map((t) => t.name).join(', ')}).`;
+        : `${OFFLINE_DISCLOSURE} Conversation needs a language model; this node can only run its built-in tools (${this.tools.names.join(', ')}).`;
       const usage = { promptTokens: 0, completionTokens: 0, usedModel: false };
       return { move: { kind: 'stay' }, response: this.response({ response: text, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, usage), expertRun };
     }
@@ -308,7 +303,7 @@ export class DefaultChatPipeline extends ChatPipeline {
 
   /** CREATE: propose the agent (Creation Mode), show it for review (Review Mode), then run and save it. */
   private async create(request: ChatRequest, prompt: string, state: ConversationState, recipe: RecipeState, context: CommandContext): Promise<Turn> {
-    const steps = decompose(prompt, this.tools);
+    const steps = this.tools.plan(prompt);
     const step = nextCreateStep({ stage: state.stage, draft: state.draft, prompt, steps, autonomous: request.autonomous });
     const flowId = flowIdOf(request.promptId, recipe.version + 1);
     const none = { promptTokens: 0, completionTokens: 0, usedModel: false };

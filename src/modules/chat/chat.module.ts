@@ -19,6 +19,7 @@ import { RecordExpertAnswerHandler } from './chat.handlers';
 import { ChatQueries } from './chat.queries';
 import { CHAT_RATE_LIMITER } from './chat.tokens';
 import { ChatRateLimiter } from './guards/rate-limit';
+import { AgentTools } from './tools/agent-tools';
 
 @Module({
   imports: [CommonModule, AccountsModule, ComputeModule],
@@ -26,8 +27,8 @@ import { ChatRateLimiter } from './guards/rate-limit';
   providers: [
     {
       provide: LLM,
-      inject: [APP_CONFIG, Clock],
-      useFactory: (config: AppConfig, clock: Clock) => createLanguageModel(config.llm, () => clock.now()),
+      inject: [APP_CONFIG, AgentTools],
+      useFactory: (config: AppConfig, tools: AgentTools) => createLanguageModel(config.llm, tools),
     },
     {
       provide: CHAT_RATE_LIMITER,
@@ -35,6 +36,7 @@ import { ChatRateLimiter } from './guards/rate-limit';
       useFactory: (store: ReadStore, clock: Clock, config: AppConfig) =>
         new ChatRateLimiter(store, () => clock.now(), config.chat.rateLimitPerMinute, 60),
     },
+    AgentTools,
     ActionRunner,
     ChatQueries,
     DefaultChatPipeline,
