@@ -5,10 +5,10 @@
  * is reported as needing a model. A failing action does not stop the others.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { RecipeAction } from '../../aggregates/chat/chat.events';
-import type { ActionResult } from '../../aggregates/chat/recipe';
-import { LLM, type LanguageModel, LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
-import { AgentTools } from './tools/agent-tools';
+import type { RecipeAction } from '../../../aggregates/chat/chat.events';
+import type { ActionResult } from '../../../aggregates/chat/recipe';
+import { LLM, type LanguageModel, LlmRequestError, LlmUnavailableError } from '../../../infrastructure/llm/llm.port';
+import { AgentTools } from '../tools/agent-tools';
 
 export const NEEDS_MODEL = 'needs a language model: none is configured on this node';
 const STEP_SYSTEM_PROMPT =
