@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandBus, ICommand } from '@nestjs/cqrs';
+import { offlineLanguageModel } from '../../test/support/offline-llm';
 import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/compute/compute-fields';
 import type { AppConfig } from '../config/config';
 import { InProcessBus } from '../infrastructure/bus/in-process/in-process-bus';
 import type { BusMessage } from '../infrastructure/bus/message-bus.port';
 import type { NewEvent } from '../infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../infrastructure/event-store/sqlite/sqlite-event-store';
-import { OfflineLanguageModel } from '../infrastructure/llm/offline/offline-language-model';
 import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import { CompleteSubtask } from '../modules/goals/goals.commands';
@@ -91,7 +91,7 @@ describe('hive task relay, worker and results listener on the in-process bus', (
 
   it('round trip: relayed tasks run on a worker that takes hive work, and the origin turns the results into commands', async () => {
     let settings: ComputeSettings = { ...COMPUTE_DEFAULTS, hive_compute_policy: 'local_only' };
-    const worker = new HiveWorker(config('node-b'), bus, new OfflineLanguageModel(() => new Date()), { merged: async () => ({ values: settings }) }, background, {
+    const worker = new HiveWorker(config('node-b'), bus, offlineLanguageModel(), { merged: async () => ({ values: settings }) }, background, {
       policyPollMs: 60_000,
     });
     const executed: ICommand[] = [];

@@ -53,12 +53,7 @@ describe('speculative dispatch', () => {
     const command = expertAnswerFor(result(), 'node-a');
     expect(command).toBeInstanceOf(RecordExpertAnswer);
     expect(command).toMatchObject({
-      userId: 'u1',
-      promptId: 'p1',
-      runId: 'run-1',
-      response: 'expert answer',
-      model: 'expert-1',
-      source: 'model',
+      payload: { userId: 'u1', promptId: 'p1', runId: 'run-1', response: 'expert answer', model: 'expert-1', source: 'model' },
       context: { actor: 'node:node-b', correlationId: 'req-9' },
     });
   });

@@ -46,9 +46,8 @@ export function expertTaskFor(e: RecordedEvent, nodeId: string, ttlSec: number):
 export function expertAnswerFor(result: HiveResult, nodeId: string): RecordExpertAnswer | null {
   if (result.kind !== 'expert' || result.origin_node !== nodeId || result.status !== 'completed') return null;
   if (!result.run_id || !result.user_id || !result.prompt_id) return null;
-  return new RecordExpertAnswer(result.user_id, result.prompt_id, result.run_id, result.result, result.model, result.source, {
-    actor: `node:${result.node_id}`,
-    correlationId: result.correlation_id,
-    causationId: null,
-  });
+  return new RecordExpertAnswer(
+    { userId: result.user_id, promptId: result.prompt_id, runId: result.run_id, response: result.result, model: result.model, source: result.source },
+    { actor: `node:${result.node_id}`, correlationId: result.correlation_id, causationId: null },
+  );
 }

@@ -3,14 +3,17 @@
  * (403) and secret redaction before anything is stored, the 202 receipt and
  * the status route, a due prompt running once through the chat pipeline with
  * its answer in the conversation (message id = schedule id), and a schedule
- * that survives a restart and then runs once.
+ * that survives a restart and then runs once. "Runs once" is checked after
+ * the scheduler's own polls ran to their end, never after a sleep.
  */
 import { conversationStreamId } from '../../src/aggregates/chat/chat.events';
 import { scheduledPromptStreamId } from '../../src/aggregates/chat/scheduled-prompt';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
+import { PromptScheduler } from '../../src/modules/chat/schedule/scheduler';
 import { SCHEDULED_PROMPTS } from '../../src/projections/chat/scheduled-prompts.projection';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -23,14 +26,20 @@ async function conversation(t: TestApp, userId: string, promptId: string): Promi
 const withMessage = (events: RecordedEvent[], type: string, messageId: string) =>
   events.filter((e) => e.type === type && (e.data as { message_id?: string }).message_id === messageId);
 
-async function untilSettled(t: TestApp, scheduleId: string, timeoutMs = 15_000): Promise<any> {
-  let view: any = null;
-  await waitUntil(async () => {
-    const res = await t.request('GET', `/time_agent/${scheduleId}`);
-    view = res.body?.data;
-    return view?.status === 'completed' || view?.status === 'failed';
-  }, timeoutMs);
-  return view;
+/** The status view once the schedule completed or failed. */
+function untilSettled(t: TestApp, scheduleId: string): Promise<any> {
+  return eventually(
+    `schedule ${scheduleId} to settle`,
+    async () => (await t.request('GET', `/time_agent/${scheduleId}`)).body?.data,
+    (view) => view?.status === 'completed' || view?.status === 'failed',
+    { timeoutMs: 15_000 },
+  );
+}
+
+/** Two more polls of the scheduler, each awaited to its end (the runs it started included): what they would do is done. */
+async function drainScheduler(t: TestApp, scheduleId: string): Promise<void> {
+  const scheduler = t.app.get(PromptScheduler);
+  for (let i = 0; i < 2; i++) expect((await scheduler.poll()).has(scheduleId)).toBe(false);
 }
 
 describe('/time_agent over HTTP', () => {
@@ -134,8 +143,8 @@ describe('/time_agent over HTTP', () => {
     expect(view).toMatchObject({ status: 'completed', attempts: 1, message_id: id, response_excerpt: expect.any(String) });
     expect(Date.parse(view.completed_at)).toBeGreaterThanOrEqual(Date.parse(body.schedule_time));
 
-    // a few more polls of the scheduler change nothing
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // more polls of the scheduler change nothing
+    await drainScheduler(t, id);
     const events = await conversation(t, body.user_id, body.prompt_id);
     const received = withMessage(events, 'PromptReceived', id);
     const responses = withMessage(events, 'ResponseGiven', id);
@@ -162,7 +171,7 @@ describe('/time_agent across a restart', () => {
     try {
       const view = await untilSettled(second, id);
       expect(view).toMatchObject({ status: 'completed', attempts: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await drainScheduler(second, id);
       const events = await conversation(second, body.user_id, body.prompt_id);
       expect(withMessage(events, 'PromptReceived', id)).toHaveLength(1);
       expect(withMessage(events, 'ResponseGiven', id)).toHaveLength(1);

@@ -1,16 +1,17 @@
 /**
  * The LanguageModel for a configuration: the one place that knows both
- * adapters, so nothing else imports an adapter directly.
+ * adapters, so nothing else imports an adapter directly. The offline engine
+ * works with the agent's tools, which the caller hands in.
  */
 import type { LlmConfig } from '../../config/llm.config';
-import type { LanguageModel } from './llm.port';
+import type { LanguageModel, OfflineToolbox } from './llm.port';
 import { OfflineLanguageModel } from './offline/offline-language-model';
 import { OpenAiLanguageModel } from './openai/openai-language-model';
 
-export function createLanguageModel(config: LlmConfig, clock: () => Date): LanguageModel {
+export function createLanguageModel(config: LlmConfig, toolbox: OfflineToolbox): LanguageModel {
   switch (config.provider) {
     case 'offline':
-      return new OfflineLanguageModel(clock);
+      return new OfflineLanguageModel(toolbox);
     case 'openai':
       return new OpenAiLanguageModel({
         baseUrl: config.baseUrl,

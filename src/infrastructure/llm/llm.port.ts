@@ -4,7 +4,15 @@
  * and `offline` (the default, a deterministic engine that needs no model).
  * Callers see `source` on every completion so that offline output is never
  * presented as a model's.
+ *
+ * The offline engine has no abilities of its own: the agent's built-in tools
+ * (src/modules/chat/tools) are handed to it as an `OfflineToolbox` when it is
+ * built, and it reports what they did with each step of a prompt and which
+ * steps need a model.
  */
+
+/** What every answer given without a language model says, so that it can never pass for a model's. */
+export const OFFLINE_DISCLOSURE = 'No language model is configured on this node (offline engine).';
 
 /** Nest injection token of the LanguageModel. */
 export const LLM = Symbol('LLM');
@@ -61,6 +69,27 @@ export interface LanguageModel {
   readonly defaultModel: string;
   complete(request: LlmRequest): Promise<LlmCompletion>;
   stream(request: LlmRequest): AsyncIterable<LlmDelta>;
+}
+
+/** A step of a prompt as the agent planned it: its text and the built-in tool that can do it (null: none can). */
+export interface OfflineStep {
+  /** 0-based position in the prompt */
+  index: number;
+  text: string;
+  tool: string | null;
+}
+
+/** What a built-in tool made of a step: its result, its error, or nothing (the step needs a model). */
+export type StepOutcome = { kind: 'done'; result: string } | { kind: 'failed'; error: string } | { kind: 'needs-model' };
+
+export interface StepAttempt {
+  step: OfflineStep;
+  outcome: StepOutcome;
+}
+
+/** The agent's tools as the offline engine uses them: a prompt's steps, in order, each tried with its tool. */
+export interface OfflineToolbox {
+  attempt(prompt: string): StepAttempt[];
 }
 
 /**

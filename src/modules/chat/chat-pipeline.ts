@@ -44,6 +44,15 @@ export interface ChatReply {
   recipe_saved: boolean;
 }
 
+/** POST /visual_agent: a prompt about an image (a casual turn of the conversation). */
+export type VisualRequest = Pick<ChatRequest, 'userId' | 'promptId' | 'prompt' | 'messageId'> & { imageUrl: string };
+
+export interface VisualReply {
+  response: string;
+  prompt_id: string;
+  source: 'model' | 'offline';
+}
+
 export abstract class ChatPipeline {
   abstract run(request: ChatRequest, context: CommandContext): Promise<ChatReply>;
 }

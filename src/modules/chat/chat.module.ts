@@ -1,6 +1,8 @@
 /**
  * The agent pipeline: /chat (CREATE and REUSE recipes), /visual_agent,
- * /add_history, the guards before execution, and the LLM port.
+ * /add_history; the gate before execution (gate/), the modes (flows/), the
+ * agent's built-in tools (tools/), and the LLM port, whose offline engine is
+ * handed those tools.
  */
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -11,14 +13,22 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ComputeModule } from '../compute/compute.module';
-import { ActionRunner } from './action-runner';
 import { ChatPipeline } from './chat-pipeline';
 import { DefaultChatPipeline } from './chat-pipeline.service';
 import { ChatController } from './chat.controller';
-import { RecordExpertAnswerHandler } from './chat.handlers';
+import { AppendHistoryHandler, AskAboutImageHandler, RecordExpertAnswerHandler, RunPromptHandler } from './chat.handlers';
 import { ChatQueries } from './chat.queries';
 import { CHAT_RATE_LIMITER } from './chat.tokens';
-import { ChatRateLimiter } from './guards/rate-limit';
+import { ActionRunner } from './flows/action-runner';
+import { CasualFlow } from './flows/casual.flow';
+import { CreateFlow } from './flows/create.flow';
+import { ReuseFlow } from './flows/reuse.flow';
+import { TurnResponses } from './flows/turn-responses';
+import { VisionFlow } from './flows/vision.flow';
+import { ChatGate } from './gate/chat-gate';
+import { ChatRateLimiter } from './gate/rate-limit';
+import { ChatRateLimitGuard } from './gate/rate-limit.guard';
+import { AgentTools } from './tools/agent-tools';
 
 @Module({
   imports: [CommonModule, AccountsModule, ComputeModule],
@@ -26,8 +36,8 @@ import { ChatRateLimiter } from './guards/rate-limit';
   providers: [
     {
       provide: LLM,
-      inject: [APP_CONFIG, Clock],
-      useFactory: (config: AppConfig, clock: Clock) => createLanguageModel(config.llm, () => clock.now()),
+      inject: [APP_CONFIG, AgentTools],
+      useFactory: (config: AppConfig, tools: AgentTools) => createLanguageModel(config.llm, tools),
     },
     {
       provide: CHAT_RATE_LIMITER,
@@ -35,12 +45,23 @@ import { ChatRateLimiter } from './guards/rate-limit';
       useFactory: (store: ReadStore, clock: Clock, config: AppConfig) =>
         new ChatRateLimiter(store, () => clock.now(), config.chat.rateLimitPerMinute, 60),
     },
+    ChatRateLimitGuard,
+    ChatGate,
+    AgentTools,
     ActionRunner,
+    TurnResponses,
+    CasualFlow,
+    CreateFlow,
+    ReuseFlow,
+    VisionFlow,
     ChatQueries,
     DefaultChatPipeline,
     { provide: ChatPipeline, useExisting: DefaultChatPipeline },
+    RunPromptHandler,
+    AskAboutImageHandler,
+    AppendHistoryHandler,
     RecordExpertAnswerHandler,
   ],
-  exports: [LLM, ChatPipeline],
+  exports: [LLM, ChatPipeline, ChatGate],
 })
 export class ChatModule {}

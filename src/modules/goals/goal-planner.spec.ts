@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
+import { offlineLanguageModel } from '../../../test/support/offline-llm';
 import type { LanguageModel, LlmCompletion } from '../../infrastructure/llm/llm.port';
-import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
 import { fitPlan, planGoal, PLANNER_INSTRUCTIONS } from './goal-planner';
 import { sweepActions } from './goal-timeouts';
 import type { GoalDoc } from '../../projections/goals/goals.projection';
@@ -28,7 +28,7 @@ describe('goal planner', () => {
   });
 
   it('splits offline when the port is the offline engine', async () => {
-    const plan = await planGoal('book a flight, then book a hotel; then pack', new OfflineLanguageModel(() => new Date()));
+    const plan = await planGoal('book a flight, then book a hotel; then pack', offlineLanguageModel());
     expect(plan).toEqual({ subtasks: ['book a flight', 'book a hotel', 'pack'], plannedBy: 'offline' });
   });
 

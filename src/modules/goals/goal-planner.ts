@@ -4,7 +4,7 @@
  * - with a language model behind the LLM port: the model is asked for a
  *   numbered list and its list items are the sub-tasks (`model`);
  * - otherwise, or when the model is unreachable or answers without a list:
- *   the offline splitter (decompose.ts: list items, `;`, sequence words;
+ *   the agent's step splitter (chat/tools/steps.ts: list items, `;`, sequence words;
  *   `offline`), so a goal is accepted even with no model, and says so.
  *
  * At most MAX_SUBTASKS: what a plan has beyond that joins the last sub-task,
@@ -13,7 +13,7 @@
 import { Logger } from '@nestjs/common';
 import { MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, type PlannedBy } from '../../aggregates/goals/goal';
 import type { LanguageModel } from '../../infrastructure/llm/llm.port';
-import { decompose, splitSteps } from '../../infrastructure/llm/offline/decompose';
+import { splitSteps } from '../chat/tools/steps';
 
 export interface GoalPlan {
   subtasks: string[];
@@ -35,7 +35,7 @@ export function fitPlan(steps: string[]): string[] {
 }
 
 function offlinePlan(goal: string): GoalPlan {
-  const steps = decompose(goal).map((step) => step.text);
+  const steps = splitSteps(goal);
   return { subtasks: fitPlan(steps.length > 0 ? steps : [goal]), plannedBy: 'offline' };
 }
 

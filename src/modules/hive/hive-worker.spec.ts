@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
+import { offlineLanguageModel } from '../../../test/support/offline-llm';
 import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
 import type { AppConfig } from '../../config/config';
 import { InProcessBus } from '../../infrastructure/bus/in-process/in-process-bus';
 import type { BusMessage } from '../../infrastructure/bus/message-bus.port';
 import { type LanguageModel, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
-import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
 import type { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import type { ExpertTask, HiveResult, SubtaskTask } from './hive-messages';
 import { hiveRefusal, takesHiveWork } from './hive-policy';
@@ -64,7 +64,7 @@ describe('hive worker', () => {
   let results: HiveResult[];
   let settings: ComputeSettings;
   let worker: HiveWorker;
-  const start = (llm: LanguageModel = new OfflineLanguageModel(() => new Date())) => {
+  const start = (llm: LanguageModel = offlineLanguageModel()) => {
     worker = new HiveWorker(config, bus, llm, { merged: async () => ({ values: settings }) }, background, { policyPollMs: 60_000 });
     return worker;
   };
@@ -103,7 +103,7 @@ describe('hive worker', () => {
 
   it('runs an expert task with its model and echoes the run', async () => {
     const seen: (string | undefined)[] = [];
-    const llm = new OfflineLanguageModel(() => new Date());
+    const llm = offlineLanguageModel();
     const complete = llm.complete.bind(llm);
     llm.complete = async (request) => {
       seen.push(request.model);

@@ -1,10 +1,31 @@
-import { LlmAbortedError, type LlmDelta, type LlmRequest } from '../llm.port';
-import { decompose } from './decompose';
+import { LlmAbortedError, type LlmDelta, type LlmRequest, OFFLINE_DISCLOSURE, type OfflineToolbox, type StepAttempt } from '../llm.port';
 import { decodeDataUrl, describeImageBytes, formatImageInfo } from './image-info';
-import { OFFLINE_DISCLOSURE, OfflineLanguageModel } from './offline-language-model';
+import { OfflineLanguageModel } from './offline-language-model';
 
-const NOW = new Date('2026-03-04T05:06:07Z');
-const model = () => new OfflineLanguageModel(() => NOW);
+/**
+ * A stand-in for the agent's tools (src/modules/chat/tools, whose spec runs
+ * the engine with the real ones): each line of the prompt is a step; "tool:
+ * result" is done by that tool, "tool! error" fails in it, anything else needs
+ * a model. It remembers the prompts it was given.
+ */
+class FakeToolbox implements OfflineToolbox {
+  readonly prompts: string[] = [];
+  attempt(prompt: string): StepAttempt[] {
+    this.prompts.push(prompt);
+    return prompt
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((text, index) => {
+        const done = /^(\w+): (.*)$/.exec(text);
+        const failed = /^(\w+)! (.*)$/.exec(text);
+        if (done) return { step: { index, text, tool: done[1] }, outcome: { kind: 'done', result: done[2] } };
+        if (failed) return { step: { index, text, tool: failed[1] }, outcome: { kind: 'failed', error: failed[2] } };
+        return { step: { index, text, tool: null }, outcome: { kind: 'needs-model' } };
+      });
+  }
+}
+
+const model = (toolbox: OfflineToolbox = new FakeToolbox()) => new OfflineLanguageModel(toolbox);
 const ask = (prompt: string, extra: Partial<LlmRequest> = {}) => model().complete({ messages: [{ role: 'user', content: prompt }], ...extra });
 
 /** A 2×3 PNG's signature and IHDR (enough for type and size) and a whole 1×1 GIF. */
@@ -27,38 +48,35 @@ describe('OfflineLanguageModel', () => {
   });
 
   it('lists the steps with each tool result or the need for a model', async () => {
-    const { content } = await ask('1. What is 2 × (3 + 4)?\n2. Convert 5 km to miles\n3. Write a sonnet\n4. what is 1/0');
+    const { content } = await ask('arithmetic: 2 * (3 + 4) = 14\nconvert_units: 5 km = 3.10686 mi\nWrite a sonnet\narithmetic! division by zero');
     expect(content).toBe(
       [
         OFFLINE_DISCLOSURE,
         'Your request has 4 steps; built-in tools did 2 of them. Nothing below was written by a language model.',
         '',
-        '1. What is 2 × (3 + 4)?',
+        '1. arithmetic: 2 * (3 + 4) = 14',
         '   → arithmetic: 2 * (3 + 4) = 14',
-        '2. Convert 5 km to miles',
+        '2. convert_units: 5 km = 3.10686 mi',
         '   → convert_units: 5 km = 3.10686 mi',
         '3. Write a sonnet',
         '   → needs a language model (no built-in tool can do this step)',
-        '4. what is 1/0',
+        '4. arithmetic! division by zero',
         '   → arithmetic: could not be done (division by zero)',
       ].join('\n'),
     );
   });
 
-  it('uses the injected clock for the date and time', async () => {
-    const { content } = await ask('what time is it?');
-    expect(content).toContain('datetime: 2026-03-04T05:06:07Z (Wednesday, 4 March 2026, 05:06 UTC)');
-  });
-
-  it('works on the last user message, and counts tokens of the whole prompt', async () => {
-    const completion = await model().complete({
+  it('hands the tools the last user message, and counts tokens of the whole prompt', async () => {
+    const toolbox = new FakeToolbox();
+    const completion = await model(toolbox).complete({
       messages: [
         { role: 'system', content: 'You are helpful.' },
-        { role: 'user', content: 'reverse "abc"' },
+        { role: 'user', content: 'reverse: cba' },
         { role: 'assistant', content: 'cba' },
-        { role: 'user', content: 'uppercase "abc"' },
+        { role: 'user', content: 'uppercase: ABC' },
       ],
     });
+    expect(toolbox.prompts).toEqual(['uppercase: ABC']);
     expect(completion.content).toContain('uppercase: ABC');
     expect(completion.content).not.toContain('reverse');
     expect(completion.usage.promptTokens).toBeGreaterThan(0);
@@ -75,13 +93,13 @@ describe('OfflineLanguageModel', () => {
   });
 
   it('is deterministic', async () => {
-    const prompt = 'count the words in "a b c"; what time is it? then 2^8 and then write a limerick';
+    const prompt = 'count: 3 words\nwrite a limerick';
     const [a, b] = await Promise.all([ask(prompt), model().complete({ messages: [{ role: 'user', content: prompt }] })]);
     expect(a).toEqual(b);
   });
 
   it('streams the same content in a few chunks, then done', async () => {
-    const request: LlmRequest = { messages: [{ role: 'user', content: '1. compute 2+2\n2. tell a joke' }] };
+    const request: LlmRequest = { messages: [{ role: 'user', content: 'arithmetic: 2 + 2 = 4\ntell a joke' }] };
     const deltas: LlmDelta[] = [];
     for await (const delta of model().stream(request)) deltas.push(delta);
     expect(deltas.length).toBeGreaterThan(2);
@@ -108,14 +126,6 @@ describe('OfflineLanguageModel', () => {
         'Image 2: https://example.test/cat.jpg (not fetched: the offline engine reads only data: URLs)',
       ].join('\n'),
     );
-  });
-
-  it('replays a planned step from its stored tool and input', () => {
-    const llm = model();
-    const [step] = decompose('Convert 5 km to miles');
-    expect(llm.runStep(step)).toEqual({ step, kind: 'done', result: '5 km = 3.10686 mi' });
-    expect(llm.runStep({ ...step, tool: null })).toEqual({ step: { ...step, tool: null }, kind: 'needs-model' });
-    expect(llm.runStep({ ...step, tool: 'no-such-tool' }).kind).toBe('needs-model');
   });
 });
 

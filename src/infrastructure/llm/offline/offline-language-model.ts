@@ -1,7 +1,8 @@
 /**
- * The default engine of the LLM port: deterministic, needs no model. It splits
- * the last user message into steps (decompose.ts), runs the steps a built-in
- * tool can do, and says plainly, first thing, that no language model is
+ * The default engine of the LLM port: deterministic, needs no model. It hands
+ * the last user message to the agent's tools (an `OfflineToolbox`, given when
+ * it is built), reports what they did with each step and which steps need a
+ * language model, and says plainly, first thing, that no language model is
  * configured, so its output can never pass for a model's (source: 'offline').
  */
 import {
@@ -12,28 +13,21 @@ import {
   type LlmDelta,
   type LlmImage,
   type LlmRequest,
+  OFFLINE_DISCLOSURE,
+  type OfflineStep,
+  type OfflineToolbox,
+  type StepAttempt,
+  type StepOutcome,
 } from '../llm.port';
-import { decompose, type PlannedStep } from './decompose';
 import { decodeDataUrl, describeImageBytes, formatImageInfo } from './image-info';
-import { createBuiltInTools, type Tool } from './tools';
 
-export const OFFLINE_DISCLOSURE = 'No language model is configured on this node (offline engine).';
 export const OFFLINE_MODEL = 'offline';
-
-/** A step's outcome: the tool's result, the tool's error, or the need for a model. */
-export type StepOutcome =
-  | { step: PlannedStep; kind: 'done'; result: string }
-  | { step: PlannedStep; kind: 'failed'; error: string }
-  | { step: PlannedStep; kind: 'needs-model' };
 
 export class OfflineLanguageModel implements LanguageModel {
   readonly kind = 'offline' as const;
   readonly defaultModel = OFFLINE_MODEL;
-  readonly tools: readonly Tool[];
 
-  constructor(clock: () => Date) {
-    this.tools = createBuiltInTools(clock);
-  }
+  constructor(private readonly toolbox: OfflineToolbox) {}
 
   async complete(request: LlmRequest): Promise<LlmCompletion> {
     if (request.signal?.aborted) throw new LlmAbortedError();
@@ -60,48 +54,37 @@ export class OfflineLanguageModel implements LanguageModel {
     yield { content: '', done: true };
   }
 
-  /** Runs one planned step with the built-in tools (the chat pipeline replays recipe actions through it). */
-  runStep(step: PlannedStep): StepOutcome {
-    const tool = step.tool === null ? undefined : this.tools.find((t) => t.name === step.tool);
-    if (tool === undefined || !tool.matches(step.input)) return { step, kind: 'needs-model' };
-    try {
-      return { step, kind: 'done', result: tool.run(step.input) };
-    } catch (error) {
-      return { step, kind: 'failed', error: error instanceof Error ? error.message : String(error) };
-    }
-  }
-
   private answer(request: LlmRequest): string {
     const images = request.images ?? [];
     if (images.length > 0) return visionAnswer(images);
     const prompt = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const steps = decompose(prompt, this.tools);
-    if (steps.length === 0) return `${OFFLINE_DISCLOSURE}\nThe request has no user message to work on.`;
-    return report(steps.map((step) => this.runStep(step)));
+    const attempts = this.toolbox.attempt(prompt);
+    if (attempts.length === 0) return `${OFFLINE_DISCLOSURE}\nThe request has no user message to work on.`;
+    return report(attempts);
   }
 }
 
-function report(outcomes: StepOutcome[]): string {
-  const done = outcomes.filter((o) => o.kind === 'done').length;
+function report(attempts: StepAttempt[]): string {
+  const done = attempts.filter((a) => a.outcome.kind === 'done').length;
   const lines = [
     OFFLINE_DISCLOSURE,
-    `Your request has ${plural(outcomes.length, 'step')}; built-in tools did ${done} of them. ` +
+    `Your request has ${plural(attempts.length, 'step')}; built-in tools did ${done} of them. ` +
       'Nothing below was written by a language model.',
     '',
   ];
-  for (const outcome of outcomes) {
-    lines.push(`${outcome.step.index + 1}. ${outcome.step.text}`);
-    lines.push(`   → ${describe(outcome)}`);
+  for (const { step, outcome } of attempts) {
+    lines.push(`${step.index + 1}. ${step.text}`);
+    lines.push(`   → ${describe(step, outcome)}`);
   }
   return lines.join('\n');
 }
 
-function describe(outcome: StepOutcome): string {
+function describe(step: OfflineStep, outcome: StepOutcome): string {
   switch (outcome.kind) {
     case 'done':
-      return `${outcome.step.tool}: ${outcome.result}`;
+      return `${step.tool}: ${outcome.result}`;
     case 'failed':
-      return `${outcome.step.tool}: could not be done (${outcome.error})`;
+      return `${step.tool}: could not be done (${outcome.error})`;
     case 'needs-model':
       return 'needs a language model (no built-in tool can do this step)';
     default:

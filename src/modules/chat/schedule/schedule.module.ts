@@ -7,7 +7,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { CommonModule } from '../../common/common.module';
 import { ChatModule } from '../chat.module';
-import { SchedulePromptHandler } from './schedule.commands';
+import { SchedulePromptHandler } from './schedule.handlers';
 import { ScheduleQueries } from './schedule.queries';
 import { SCHEDULE_SETTINGS, scheduleSettingsOf } from './schedule-settings';
 import { PromptScheduler } from './scheduler';

@@ -13,15 +13,16 @@
  * (scheduler.ts) runs it through the chat pipeline with message id =
  * schedule_id; the answer lands in the conversation (user_id, prompt_id).
  */
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { DomainError } from '../../../aggregates/shared/domain-error';
 import { Clock } from '../../../infrastructure/clock';
 import type { CommandContext } from '../../common/command-executor';
 import { type Envelope, ok } from '../../common/envelope';
 import { RequestContext } from '../../common/request-context';
 import { SchedulePrompt, type ScheduleReceipt } from './schedule.commands';
 import { ScheduleQueries, type ScheduleView } from './schedule.queries';
-import { parseTimeAgentRequest } from './time-agent.request';
+import { parseTimeAgentRequest } from './schedule.requests';
 
 @Controller('time_agent')
 export class TimeAgentController {
@@ -34,14 +35,13 @@ export class TimeAgentController {
   @Post()
   @HttpCode(202)
   async schedule(@Body() body: unknown, @RequestContext() context: CommandContext): Promise<Envelope<ScheduleReceipt>> {
-    const input = parseTimeAgentRequest(body, this.clock.now());
-    return ok(await this.commands.execute(new SchedulePrompt(input, context)));
+    return ok(await this.commands.execute(new SchedulePrompt(parseTimeAgentRequest(body, this.clock.now()), context)));
   }
 
   @Get(':schedule_id')
   async status(@Param('schedule_id') scheduleId: string): Promise<Envelope<ScheduleView>> {
     const view = await this.queries.byId(scheduleId);
-    if (!view) throw new NotFoundException('scheduled prompt not found');
+    if (!view) throw new DomainError('not_found', 'scheduled prompt not found');
     return ok(view);
   }
 }

@@ -5,7 +5,8 @@
  */
 import { PROMPT_ID_PATTERN, TASK_SOURCES, type HistoryMessage, type TaskSource, USER_ID_PATTERN } from '../../aggregates/chat/chat.events';
 import { type Body, flag, invalid, objectBody } from '../common/body-fields';
-import type { ChatRequest, ModelConfig } from './chat-pipeline';
+import type { ChatRequest, ModelConfig, VisualRequest } from './chat-pipeline';
+import type { AppendHistory } from './chat.commands';
 
 /** A prompt longer than this is refused: no model context takes it, and it would only cost. */
 export const PROMPT_MAX_CHARS = 32_000;
@@ -72,7 +73,8 @@ export function chatBody(raw: unknown): ChatBody {
   };
 }
 
-export function visualBody(raw: unknown): { userId: string; promptId: string; prompt: string; imageUrl: string } {
+/** A /visual_agent body: the pipeline's request without the message id the route adds. */
+export function visualBody(raw: unknown): Omit<VisualRequest, 'messageId'> {
   const body = objectBody(raw);
   const imageUrl = requiredString(body, 'image_url').trim();
   let url: URL;
@@ -85,7 +87,7 @@ export function visualBody(raw: unknown): { userId: string; promptId: string; pr
   return { userId: userIdOf(body), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
 }
 
-export function historyBody(raw: unknown): { userId: string; promptId: string; history: HistoryMessage[] } {
+export function historyBody(raw: unknown): AppendHistory['payload'] {
   const body = objectBody(raw);
   const userId = userIdOf(body);
   const promptId = promptIdOf(body);
@@ -101,5 +103,5 @@ export function historyBody(raw: unknown): { userId: string; promptId: string; h
     if ([...item.content].length > PROMPT_MAX_CHARS) throw invalid(`history[${i}].content must be at most ${PROMPT_MAX_CHARS} characters`);
     return { role: item.role, content: item.content } as HistoryMessage;
   });
-  return { userId, promptId, history: messages };
+  return { userId, promptId, messages };
 }

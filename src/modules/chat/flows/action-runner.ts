@@ -5,11 +5,10 @@
  * is reported as needing a model. A failing action does not stop the others.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { RecipeAction } from '../../aggregates/chat/chat.events';
-import type { ActionResult } from '../../aggregates/chat/recipe';
-import { Clock } from '../../infrastructure/clock';
-import { LLM, type LanguageModel, LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
-import { createBuiltInTools, type Tool } from '../../infrastructure/llm/offline/tools';
+import type { RecipeAction } from '../../../aggregates/chat/chat.events';
+import type { ActionResult } from '../../../aggregates/chat/recipe';
+import { LLM, type LanguageModel, LlmRequestError, LlmUnavailableError } from '../../../infrastructure/llm/llm.port';
+import { AgentTools } from '../tools/agent-tools';
 
 export const NEEDS_MODEL = 'needs a language model: none is configured on this node';
 const STEP_SYSTEM_PROMPT =
@@ -24,15 +23,10 @@ export interface RunUsage {
 
 @Injectable()
 export class ActionRunner {
-  /** the built-in tools, one set per process (the pipeline plans with them too) */
-  readonly tools: readonly Tool[];
-
   constructor(
     @Inject(LLM) private readonly llm: LanguageModel,
-    clock: Clock,
-  ) {
-    this.tools = createBuiltInTools(() => clock.now());
-  }
+    private readonly tools: AgentTools,
+  ) {}
 
   async run(actions: readonly RecipeAction[], model: string | undefined): Promise<{ results: ActionResult[]; usage: RunUsage }> {
     const usage: RunUsage = { promptTokens: 0, completionTokens: 0, usedModel: false };
@@ -43,14 +37,9 @@ export class ActionRunner {
 
   private async runOne(action: RecipeAction, model: string | undefined, usage: RunUsage): Promise<ActionResult> {
     const base = { action_index: action.index, tool: action.tool };
-    const tool = action.tool === null ? undefined : this.tools.find((t) => t.name === action.tool);
-    if (tool && tool.matches(action.input)) {
-      try {
-        return { ...base, status: 'completed', output: tool.run(action.input) };
-      } catch (error) {
-        return { ...base, status: 'failed', output: error instanceof Error ? error.message : String(error) };
-      }
-    }
+    const outcome = this.tools.run(action);
+    if (outcome.kind === 'done') return { ...base, status: 'completed', output: outcome.result };
+    if (outcome.kind === 'failed') return { ...base, status: 'failed', output: outcome.error };
     if (this.llm.kind === 'offline') return { ...base, status: 'needs_model', output: NEEDS_MODEL };
     try {
       const answer = await this.llm.complete({

@@ -1,6 +1,6 @@
 import { DomainError } from '../../../aggregates/shared/domain-error';
-import { PROMPT_MAX_CHARS } from '../chat-requests';
-import { parseTimeAgentRequest, parseUtcTimestamp } from './time-agent.request';
+import { PROMPT_MAX_CHARS } from '../chat.requests';
+import { parseTimeAgentRequest, parseUtcTimestamp } from './schedule.requests';
 
 const now = new Date('2026-04-10T12:00:00.000Z');
 const valid = { user_id: 'alice@example.com', prompt_id: 'daily_news-1', prompt: 'summarise the news', schedule_time: '2026-04-10T12:30:00Z' };

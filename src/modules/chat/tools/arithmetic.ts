@@ -1,5 +1,5 @@
 /**
- * A small arithmetic evaluator for the offline engine: + - * / ^, parentheses,
+ * A small arithmetic evaluator for the built-in tools: + - * / ^, parentheses,
  * unary minus and decimals. A recursive-descent parser, never eval(): the text
  * comes from users.
  *

@@ -1,7 +1,7 @@
 /**
- * Splits a prompt into steps by its structure alone, no model: the offline
- * engine's answer and the chat pipeline's recipes (each step becomes an action
- * with its tool and inputs) are built from it. In this order:
+ * Splits a prompt into steps by its structure alone, no model: the agent's
+ * recipes (each step becomes an action with its tool and inputs), the offline
+ * engine's answer and a goal's offline plan are built from it. In this order:
  *
  *   1. numbered or bulleted lines ("1. ...", "2) ...", "- ...", "* ...", "• ...")
  *      are the steps; text around the list is its preamble and is left out;
@@ -15,7 +15,7 @@
  * Quoted text is never cut: 'reverse "a; then b"' is one step.
  */
 import { maskQuoted } from './quoted-text';
-import { createBuiltInTools, findTool, type Tool } from './tools';
+import { findTool, type Tool } from './built-in-tools';
 
 export interface PlannedStep {
   /** 0-based position in the prompt */
@@ -31,9 +31,6 @@ const LIST_ITEM = /^\s*(?:\(?\d{1,3}[.):]|[-*•‣▪◦+])\s+(\S.*)$/;
 const CONTINUATION = /^\s{2,}\S/;
 const MAX_STEPS = 50;
 
-/** Matching and input extraction never read the clock; only run() of the date/time tool does. */
-const MATCHING_TOOLS = createBuiltInTools(() => new Date());
-
 /** The prompt's steps as plain texts, in order. */
 export function splitSteps(prompt: string): string[] {
   const text = prompt.replace(/\r\n?/g, '\n').trim();
@@ -45,7 +42,7 @@ export function splitSteps(prompt: string): string[] {
 }
 
 /** The prompt's steps, each with the built-in tool that can do it. */
-export function decompose(prompt: string, tools: readonly Tool[] = MATCHING_TOOLS): PlannedStep[] {
+export function decompose(prompt: string, tools: readonly Tool[]): PlannedStep[] {
   return splitSteps(prompt).map((text, index) => {
     const tool = findTool(tools, text);
     return { index, text, tool: tool?.name ?? null, input: tool ? tool.input(text) : text };

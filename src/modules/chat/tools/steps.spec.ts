@@ -1,4 +1,7 @@
-import { decompose, splitSteps } from './decompose';
+import { createBuiltInTools } from './built-in-tools';
+import { decompose, splitSteps } from './steps';
+
+const tools = createBuiltInTools(() => new Date());
 
 describe('splitSteps', () => {
   it.each<[string, string, string[]]>([
@@ -36,7 +39,7 @@ describe('splitSteps', () => {
 
 describe('decompose', () => {
   it('plans each step with its tool and canonical input, in order', () => {
-    expect(decompose('1. What is 2 × (3 + 4)?\n2. reverse "stressed"\n3. Convert 10 km to miles\n4. Write a sonnet')).toEqual([
+    expect(decompose('1. What is 2 × (3 + 4)?\n2. reverse "stressed"\n3. Convert 10 km to miles\n4. Write a sonnet', tools)).toEqual([
       { index: 0, text: 'What is 2 × (3 + 4)?', tool: 'arithmetic', input: '2 * (3 + 4)' },
       { index: 1, text: 'reverse "stressed"', tool: 'reverse', input: 'reverse "stressed"' },
       { index: 2, text: 'Convert 10 km to miles', tool: 'convert_units', input: '10 km to mi' },
@@ -46,6 +49,6 @@ describe('decompose', () => {
 
   it('is deterministic', () => {
     const prompt = 'count the words in "a b c"; what time is it? then 2^8';
-    expect(decompose(prompt)).toEqual(decompose(prompt));
+    expect(decompose(prompt, tools)).toEqual(decompose(prompt, tools));
   });
 });

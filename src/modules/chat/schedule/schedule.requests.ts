@@ -11,14 +11,8 @@
  * in the future (strictly after the server's now).
  */
 import { invalid, objectBody } from '../../common/body-fields';
-import { PROMPT_MAX_CHARS, promptIdOf, userIdOf } from '../chat-requests';
-
-export interface TimeAgentInput {
-  userId: string;
-  promptId: string;
-  prompt: string;
-  runAt: Date;
-}
+import { PROMPT_MAX_CHARS, promptIdOf, userIdOf } from '../chat.requests';
+import type { SchedulePrompt } from './schedule.commands';
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|\+00:00|\+0000)?$/;
 
@@ -38,8 +32,8 @@ export function parseUtcTimestamp(value: string): Date | null {
 
 const FIELDS = ['user_id', 'prompt_id', 'prompt', 'schedule_time'] as const;
 
-/** The same field rules and messages as POST /chat for user_id, prompt_id and prompt (chat-requests.ts). */
-export function parseTimeAgentRequest(raw: unknown, now: Date): TimeAgentInput {
+/** The same field rules and messages as POST /chat for user_id, prompt_id and prompt (chat.requests.ts). */
+export function parseTimeAgentRequest(raw: unknown, now: Date): SchedulePrompt['payload'] {
   const body = objectBody(raw);
   const missing = FIELDS.filter((f) => body[f] === undefined || body[f] === null);
   if (missing.length > 0) throw invalid(`missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);

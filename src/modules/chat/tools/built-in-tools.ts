@@ -1,6 +1,6 @@
 /**
- * The built-in tools of the offline engine: the steps it can really do without
- * a language model. Each tool reads a step's text, says whether it can do it,
+ * The agent's built-in tools: the steps it can really do without a language
+ * model. Each tool reads a step's text, says whether it can do it,
  * gives the step's canonical input (what a recipe stores as the action's
  * inputs) and runs. `run(input(step))` equals `run(step)`, so a saved recipe
  * replays from its inputs alone.

@@ -1,6 +1,6 @@
 /**
- * Unit conversion for the offline engine: km↔mi, kg↔lb, °C↔°F. Few units on
- * purpose: each one the engine names must be converted right, and anything
+ * Unit conversion for the built-in tools: km↔mi, kg↔lb, °C↔°F. Few units on
+ * purpose: each one the tools name must be converted right, and anything
  * else is a step that needs a language model.
  */
 import { formatNumber } from './arithmetic';

@@ -1,5 +1,5 @@
 import { ArithmeticError, evaluate, findExpression, formatNumber } from './arithmetic';
-import { createBuiltInTools, findTool, type Tool } from './tools';
+import { createBuiltInTools, findTool, type Tool } from './built-in-tools';
 import { convert, findConversion } from './units';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
