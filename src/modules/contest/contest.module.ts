@@ -2,7 +2,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
-import { ContestScoringSaga } from '../../sagas/contest-scoring.saga';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { AwardSparkHandler, JoinContestHandler, ReportScoringEventHandler } from './commands/handlers';
@@ -18,7 +17,6 @@ import { ContestQueries } from './contest.queries';
     JoinContestHandler,
     ReportScoringEventHandler,
     AwardSparkHandler,
-    ContestScoringSaga,
   ],
   exports: [ContestQueries, CONTEST_CONFIG],
 })
