@@ -1,17 +1,10 @@
 import type { AppConfig } from '../config/config';
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { DispatchSubtasks } from '../modules/goals/goals.commands';
+import { recordedEvent } from '../../test/support/saga-kit';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
 
-const recorded = (type: string, data: Record<string, unknown>, nodeId = 'node-a', streamId = 'goal-g1'): RecordedEvent => ({
-  streamId,
-  type,
-  revision: 0,
-  position: 7,
-  data: data as RecordedEvent['data'],
-  recordedAt: 't',
-  metadata: { eventId: 'ev7', correlationId: 'req-1', causationId: null, actor: 'a', nodeId, occurredAt: 't', schemaVersion: 1 },
-});
+const recorded = (type: string, data: Record<string, unknown>, nodeId = 'node-a', streamId = 'goal-g1') =>
+  recordedEvent(type, data, { nodeId, streamId, position: 7, correlationId: 'req-1' });
 
 const saga = new GoalDispatchSaga({ nodeId: 'node-a' } as AppConfig);
 

@@ -1,18 +1,11 @@
-import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { recordedEvent } from '../../test/support/saga-kit';
 import { RecordExpertAnswer } from '../modules/chat/chat.commands';
 import { CompleteSubtask, FailSubtask } from '../modules/goals/goals.commands';
 import type { HiveResult } from '../modules/hive/hive-messages';
 import { expertAnswerFor, expertTaskFor, goalCommandFor, subtaskTaskFor } from './hive-tasks';
 
-const recorded = (type: string, data: Record<string, unknown>, nodeId = 'node-a', streamId = 'goal-g1'): RecordedEvent => ({
-  streamId,
-  type,
-  revision: 0,
-  position: 7,
-  data: data as RecordedEvent['data'],
-  recordedAt: 't',
-  metadata: { eventId: 'ev7', correlationId: 'req-1', causationId: null, actor: 'a', nodeId, occurredAt: 't', schemaVersion: 1 },
-});
+const recorded = (type: string, data: Record<string, unknown>, nodeId = 'node-a') =>
+  recordedEvent(type, data, { nodeId, streamId: 'goal-g1', position: 7, correlationId: 'req-1' });
 
 const subtaskResult = (change: Partial<HiveResult> = {}): HiveResult => ({
   task_id: 'g1:s1:2',
@@ -63,15 +56,12 @@ describe('goal sub-tasks over the hive', () => {
   });
 });
 
-const requested = (nodeId = 'node-a', model: string | null = 'expert-1'): RecordedEvent => ({
-  streamId: 'conversation-u1/p1',
-  type: 'ExpertRunRequested',
-  revision: 3,
-  position: 9,
-  data: { run_id: 'run-1', message_id: 'm1', user_id: 'u1', prompt_id: 'p1', prompt: 'explain', model, requested_at: '2026-01-01T00:00:00.000Z' },
-  recordedAt: 't',
-  metadata: { eventId: 'ev9', correlationId: 'req-9', causationId: null, actor: 'u1', nodeId, occurredAt: 't', schemaVersion: 1 },
-});
+const requested = (nodeId = 'node-a', model: string | null = 'expert-1') =>
+  recordedEvent(
+    'ExpertRunRequested',
+    { run_id: 'run-1', message_id: 'm1', user_id: 'u1', prompt_id: 'p1', prompt: 'explain', model, requested_at: '2026-01-01T00:00:00.000Z' },
+    { nodeId, streamId: 'conversation-u1/p1', position: 9, correlationId: 'req-9' },
+  );
 
 const expertResult = (change: Partial<HiveResult> = {}): HiveResult => ({
   task_id: 'run-1',

@@ -1,20 +1,10 @@
 import type { ICommand } from '@nestjs/cqrs';
-import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { recordedEvent as recorded } from '../../../test/support/saga-kit';
 import { reactions } from './reactions';
 
 class Note implements ICommand {
   constructor(readonly what: string) {}
 }
-
-const recorded = (type: string, data: Record<string, unknown>): RecordedEvent => ({
-  streamId: 's-1',
-  type,
-  revision: 0,
-  position: 1,
-  data: data as RecordedEvent['data'],
-  recordedAt: 't',
-  metadata: { eventId: 'e1', correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: 't', schemaVersion: 1 },
-});
 
 describe('reactions', () => {
   const manager = reactions(
