@@ -17,7 +17,6 @@ import {
 } from './compute.handlers';
 import { ComputeQueries } from './compute.queries';
 import { ComputeSettingsController } from './compute-settings.controller';
-import { PeerGossip } from './peer-gossip';
 import { RevenueController } from './revenue.controller';
 
 @Module({
@@ -30,7 +29,6 @@ import { RevenueController } from './revenue.controller';
       useFactory: (config: AppConfig): ComputeOverrides => config.compute,
     },
     ComputeQueries,
-    PeerGossip,
     UpdateComputeSettingsHandler,
     JoinComputeProviderHandler,
     RecordComputeServedHandler,

@@ -11,7 +11,7 @@ import { COMPUTE_SETTINGS, type ComputeSettingsDoc } from '../../projections/com
 import { REVENUE_DAILY, type RevenueDailyDoc } from '../../projections/revenue.projection';
 import { TRADING_PORTFOLIOS, type TradingPortfolioDoc } from '../../projections/trading.projection';
 import { contribution, type MergedComputeSettings, mergeComputeSettings, type ValueSource } from './compute-view';
-import { PEER_NODES, type PeerNodeDoc } from './peer-gossip';
+import { PEER_NODES, type PeerNodeDoc } from '../../projections/compute/peer-nodes.read-model';
 
 export type ComputeSettingsView = { node_id: string; node_tier: string } & ComputeSettings & { sources: Record<string, ValueSource> };
 

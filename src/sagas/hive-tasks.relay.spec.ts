@@ -13,9 +13,9 @@ import { OfflineLanguageModel } from '../infrastructure/llm/offline/offline-lang
 import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import { CompleteSubtask } from '../modules/goals/goals.commands';
-import { HiveWorker } from '../modules/hive/hive-worker';
+import { HiveWorker } from './hive-worker.listener';
 import { HiveResultsListener } from './hive-results.listener';
-import { HiveTaskRelay } from './hive-task-relay';
+import { HiveTaskRelay } from './hive-tasks.relay';
 
 const config = (nodeId: string) => ({ nodeId, kafka: null }) as unknown as AppConfig;
 const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;

@@ -1,14 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
-import type { AppConfig } from '../../config/config';
-import { InProcessBus } from '../../infrastructure/bus/in-process/in-process-bus';
-import type { BusMessage } from '../../infrastructure/bus/message-bus.port';
-import { type LanguageModel, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
-import { OfflineLanguageModel } from '../../infrastructure/llm/offline/offline-language-model';
-import type { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import type { ExpertTask, HiveResult, SubtaskTask } from './hive-messages';
-import { hiveRefusal, takesHiveWork } from './hive-policy';
-import { HiveWorker, HiveWorkRefused } from './hive-worker';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/compute/compute-fields';
+import type { AppConfig } from '../config/config';
+import { InProcessBus } from '../infrastructure/bus/in-process/in-process-bus';
+import type { BusMessage } from '../infrastructure/bus/message-bus.port';
+import { type LanguageModel, LlmUnavailableError } from '../infrastructure/llm/llm.port';
+import { OfflineLanguageModel } from '../infrastructure/llm/offline/offline-language-model';
+import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import type { ExpertTask, HiveResult, SubtaskTask } from '../modules/hive/hive-messages';
+import { HiveWorker, HiveWorkRefused } from './hive-worker.listener';
 
 const config = { nodeId: 'node-b', kafka: null } as unknown as AppConfig;
 const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
@@ -49,15 +48,6 @@ async function until(predicate: () => boolean): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
-
-describe('hive policy', () => {
-  it('takes hive work by default, not with hive_compute_policy local_only nor with max_hive_gpu_pct 0', () => {
-    expect(takesHiveWork(COMPUTE_DEFAULTS)).toBe(true);
-    expect(takesHiveWork({ hive_compute_policy: 'hive_preferred', max_hive_gpu_pct: 1 })).toBe(true);
-    expect(hiveRefusal({ hive_compute_policy: 'local_only', max_hive_gpu_pct: 50 })).toBe('hive_compute_policy is local_only');
-    expect(hiveRefusal({ hive_compute_policy: 'local_preferred', max_hive_gpu_pct: 0 })).toBe('max_hive_gpu_pct is 0');
-  });
-});
 
 describe('hive worker', () => {
   let bus: InProcessBus;
