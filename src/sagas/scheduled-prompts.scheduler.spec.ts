@@ -20,6 +20,7 @@ import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection 
 import { CommandExecutor } from '../modules/common/command-executor';
 import { ChatPipeline, type ChatReply, type ChatRequest } from '../modules/chat/chat-pipeline';
 import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings, scheduleSettingsOf } from '../modules/chat/schedule/schedule-settings';
+import { eventually } from '../../test/support/eventually';
 import { isRetryable, PromptScheduler, SCHEDULER_ACTOR } from './scheduled-prompts.scheduler';
 
 const T0 = Date.parse('2026-04-10T12:00:00.000Z');
@@ -262,8 +263,7 @@ describe('PromptScheduler', () => {
     const s = scheduler('n1');
     s.onApplicationBootstrap();
     expect(s.running).toBe(true);
-    const deadline = Date.now() + 5000;
-    while (pipeline.calls.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await eventually('the timer’s poll to start the run', () => pipeline.calls.length > 0, { timeoutMs: 5000 });
     await s.onModuleDestroy();
     expect(s.running).toBe(false);
     // the run that was in progress finished and was recorded before stop resolved
