@@ -41,6 +41,13 @@ module.exports = {
       to: { path: '^src/(aggregates|projections|sagas|modules)/' },
     },
     {
+      name: 'modules-never-import-sagas',
+      comment: 'modules/ never imports sagas/ (SagasModule registers every process manager and worker; sagas import module commands and services)',
+      severity: 'error',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/sagas/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -7,9 +7,9 @@
  * POST /api/hive/contest/events records them (stream
  * `scoringEvent-<type>:<source>`, expected no_stream, the decider's data, the
  * executor's metadata), are appended straight to the app's EVENT_STORE,
- * `appendBatch` appends per tick (one group commit each). The saga forwarder
- * publishes them on the EventBus, ContestScoringSaga turns each into an
- * AwardSpark, AwardSparkHandler appends a SparkAwarded to `wallet-<user>`
+ * `appendBatch` appends per tick (one group commit each). The SagaRunner
+ * hands them to ContestScoringSaga, which turns each into an AwardSpark;
+ * AwardSparkHandler appends a SparkAwarded to `wallet-<user>`
  * (optimistic concurrency, retried on conflicts). Timed until every award is
  * in the store (readAll polled) → awards/s; then until the contestLeaderboard
  * projection has applied them.
@@ -24,7 +24,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { UnhandledExceptionBus } from '@nestjs/cqrs';
 import autocannon from 'autocannon';
 import { SCORE_WEIGHTS, SCORING_EVENT_TYPES, type ScoringEventType, TRACKS, type TrackPoints } from '../src/aggregates/contest/scoring';
 import { type ScoringEventReportedData, scoringEventStreamId } from '../src/aggregates/contest/scoring-event';
@@ -43,6 +42,7 @@ import {
 import { UpcasterRegistry } from '../src/infrastructure/eventsourcing/upcasters';
 import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
 import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
+import { SagaRunner } from '../src/infrastructure/sagas/saga-runner';
 import { contestLeaderboardProjection } from '../src/projections/contest/contest-leaderboard.projection';
 import { fixed, int, log, makeTempDir, now, progress, ratio, removeTempDir, secondsSince, sleep, timedProgress } from './util';
 
@@ -81,7 +81,7 @@ export interface ContestSagaResult {
   users: number;
   appendReports: Rate;
   /** first append → last SparkAwarded recorded */
-  saga: Rate & { complete: boolean; expected: number; failedCommands: number; walletConflicts: number };
+  saga: Rate & { complete: boolean; expected: number; retriedBatches: number; walletConflicts: number };
   /** first append → contestLeaderboard projection at the last award's position (null: not reached) */
   projectedSeconds: number | null;
   direct: Rate;
@@ -215,8 +215,8 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
     const store = running.get<symbol, EventStore>(EVENT_STORE);
     const upcasters = running.get(UpcasterRegistry);
     const projections = running.get(ProjectionEngine);
-    let failedCommands = 0;
-    const failures = running.get(UnhandledExceptionBus).subscribe(() => failedCommands++);
+    const sagas = running.get(SagaRunner);
+    const failedBefore = sagas.status().failedBatches;
     log(`    app ready at ${url} in ${fixed(secondsSince(startedAt), 2)} s (DATA_DIR ${dataDir})`);
 
     // an admin and the players, over HTTP (argon2id at PASSWORD_HASH_MEMORY_KIB=4096)
@@ -301,6 +301,7 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
     const sagaSeconds = secondsSince(sagaStart);
     sagaBar.stop();
     const walletConflicts = conflicts.stop();
+    const retriedBatches = sagas.status().failedBatches - failedBefore;
     const complete = counter.count >= options.events;
     let projectedSeconds: number | null = null;
     if (counter.lastPosition > 0 && (await projections.waitFor([contestLeaderboardProjection.name], counter.lastPosition, 30_000))) {
@@ -312,7 +313,7 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
       perSecond: counter.count / sagaSeconds,
       complete,
       expected: options.events,
-      failedCommands,
+      retriedBatches,
       walletConflicts,
     };
     log(
@@ -322,7 +323,7 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
     log(
       `    saga: ${int(saga.count)} of ${int(options.events)} SparkAwarded recorded ${fixed(sagaSeconds, 2)} s after the first append ` +
         `= ${int(saga.perSecond)} awards/s${complete ? '' : ` (! incomplete: no new award for ${options.stallSeconds} s)`}` +
-        (failedCommands ? `; ! ${int(failedCommands)} saga commands failed (UnhandledExceptionBus)` : '; no saga command failed'),
+        (retriedBatches ? `; ! ${int(retriedBatches)} saga batches failed and were retried` : '; no saga batch failed'),
     );
     log(
       `    wallet appends refused for a stale revision meanwhile: ${int(walletConflicts)} (${fixed(walletConflicts / Math.max(1, saga.count), 1)} per award; ` +
@@ -443,7 +444,6 @@ export async function runContestSaga(options: ContestSagaOptions): Promise<Conte
         log(`    HTTP path skipped: ${reason}`);
       }
     }
-    failures.unsubscribe();
 
     return {
       users: players.length,

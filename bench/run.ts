@@ -428,7 +428,7 @@ async function main(): Promise<void> {
     if (!isSkipped(saga)) {
       log(
         `  contest saga: ${int(saga.saga.count)}/${int(saga.saga.expected)} awards for ${int(saga.users)} players in ${fixed(saga.saga.seconds, 2)} s` +
-          (saga.saga.failedCommands ? `, ! ${int(saga.saga.failedCommands)} failed saga commands` : ', no failed saga command') +
+          (saga.saga.retriedBatches ? `, ! ${int(saga.saga.retriedBatches)} saga batches retried` : ', no saga batch retried') +
           (saga.projectedSeconds === null ? '; ! read model not caught up' : `; read model caught up at ${fixed(saga.projectedSeconds, 2)} s`) +
           '; both rates share the event loop with the running projections.',
       );

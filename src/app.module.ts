@@ -12,13 +12,14 @@ import { EncounterStreamModule } from './modules/encounter/stream/encounter-stre
 import { GoalsModule } from './modules/goals/goals.module';
 import { HealthModule } from './modules/health/health.module';
 import { ALL_PROJECTIONS } from './projections';
+import { SagasModule } from './sagas/sagas.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, ALL_PROJECTIONS), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule],
+      imports: [InfrastructureModule.forRoot(config, role, ALL_PROJECTIONS), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, SagasModule],
     };
   }
 }

@@ -4,7 +4,7 @@
  * module injects the ports by their tokens.
  */
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { CqrsModule, EventBus } from '@nestjs/cqrs';
+import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { IntegrationEventRelay } from './bus/integration-event-relay';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
@@ -18,7 +18,7 @@ import { ProjectionRegistry } from './projections/projection-registry';
 import { ProjectionEngine } from './projections/projection-engine';
 import { ReadYourWrites } from './projections/read-your-writes';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
-import { SagaEventForwarder } from './sagas/saga-event-forwarder';
+import { SagaRunner } from './sagas/saga-runner';
 import { createEventStore, createMessageBus, createReadStore } from './ports.factory';
 
 @Global()
@@ -48,9 +48,9 @@ export class InfrastructureModule {
             new ProjectionEngine(es, rs, registry),
         },
         {
-          provide: SagaEventForwarder,
-          inject: [EVENT_STORE, READ_STORE, EventBus],
-          useFactory: (es: EventStore, rs: ReadStore, bus: EventBus) => new SagaEventForwarder(es, rs, bus),
+          provide: SagaRunner,
+          inject: [EVENT_STORE, READ_STORE, CommandBus],
+          useFactory: (es: EventStore, rs: ReadStore, commands: CommandBus) => new SagaRunner(es, rs, commands),
         },
         {
           provide: IntegrationEventRelay,
@@ -73,6 +73,7 @@ export class InfrastructureModule {
         ProjectionEngine,
         ReadYourWrites,
         PlatformLifecycle,
+        SagaRunner,
         IntegrationEventRelay,
         CqrsModule,
       ],

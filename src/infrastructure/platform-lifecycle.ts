@@ -14,7 +14,7 @@ import { waitAtMost } from './wait-at-most';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { ProjectionEngine } from './projections/projection-engine';
-import { SagaEventForwarder } from './sagas/saga-event-forwarder';
+import { SagaRunner } from './sagas/saga-runner';
 
 const BUS_CLOSE_TIMEOUT_MS = 5000;
 
@@ -32,7 +32,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(READ_STORE) private readonly readStore: ReadStore,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly projections: ProjectionEngine,
-    private readonly sagas: SagaEventForwarder,
+    private readonly sagas: SagaRunner,
     private readonly relay: IntegrationEventRelay,
   ) {}
 

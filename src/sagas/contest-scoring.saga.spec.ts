@@ -1,8 +1,5 @@
-import { Subject } from 'rxjs';
-import type { ICommand, IEvent } from '@nestjs/cqrs';
 import { walletDecider, type WalletState } from '../aggregates/contest/wallet';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { RecordedDomainEvent } from '../infrastructure/sagas/recorded-event';
 import { AwardSpark } from '../modules/contest/contest.commands';
 import { ContestScoringSaga } from './contest-scoring.saga';
 
@@ -34,10 +31,7 @@ const reported = (data: Record<string, unknown>) =>
 /** Runs events through the saga and pays its commands into wallets with the real decider. */
 function run(...events: RecordedEvent[]): { commands: AwardSpark[]; wallets: Map<string, WalletState> } {
   const saga = new ContestScoringSaga(window);
-  const input = new Subject<IEvent>();
-  const commands: AwardSpark[] = [];
-  saga.scoring(input).subscribe((c: ICommand) => commands.push(c as AwardSpark));
-  for (const e of events) input.next(new RecordedDomainEvent(e));
+  const commands = events.flatMap((e) => saga.react(e) as AwardSpark[]);
   const wallets = new Map<string, WalletState>();
   const now = new Date('2026-04-10T00:00:00Z');
   for (const c of commands) {
@@ -108,5 +102,9 @@ describe('contest scoring saga', () => {
 
   it('ignores events it does not know', () => {
     expect(run(recorded('UserRegistered', { user_id: 'u1' })).commands).toEqual([]);
+  });
+
+  it('reacts to the join, the reported scoring events and the marketplace’s RecipePublished', () => {
+    expect(new ContestScoringSaga(window).eventTypes).toEqual(['ContestJoined', 'ScoringEventReported', 'RecipePublished']);
   });
 });

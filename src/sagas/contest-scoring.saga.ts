@@ -7,21 +7,23 @@
  * `scoreFor` (src/aggregates/contest/scoring.ts): weights per track, the
  * attestation rule, the contest window, the 0.7 success threshold.
  *
- * SCORING_SOURCES below is the one table of which recorded events score and
+ * The reactions below are the one table of which recorded events score and
  * how their data reads. `ScoringEventReported` comes from the ingestion route;
- * internal events of future subsystems get a row here (RecipePublished is
- * wired for the app marketplace; the same recipe reported through the route
- * and published internally pays once, because both name the same source).
+ * internal events of future subsystems get a reaction here (RecipePublished
+ * is wired for the app marketplace, outside the event catalogue until it is
+ * built; the same recipe reported through the route and published internally
+ * pays once, because both name the same source).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { type ICommand, type IEvent, Saga } from '@nestjs/cqrs';
-import { EMPTY, mergeMap, type Observable, of } from 'rxjs';
+import type { ICommand } from '@nestjs/cqrs';
 import { isTrack, type ScoringEventType, scoreFor } from '../aggregates/contest/scoring';
 import { joinAward } from '../aggregates/contest/wallet';
 import { CONTEST_CONFIG, type ContestConfig } from '../config/contest.config';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ofRecordedType } from '../infrastructure/sagas/recorded-event';
+import type { ProcessManager } from '../infrastructure/sagas/process-manager';
 import { AwardSpark } from '../modules/contest/contest.commands';
+import type { RecordedOf } from '../projections/support/define-projection';
+import { reactions } from './support/reactions';
 
 /** What a scoring event says, whatever subsystem recorded it. */
 export interface ScoringFacts {
@@ -40,68 +42,71 @@ const time = (v: unknown, fallback: string): Date => {
   return Number.isNaN(d.getTime()) ? new Date(fallback) : d;
 };
 
-/** Recorded event type → how to read its scoring facts (null: not a scoring event). */
-export const SCORING_SOURCES: Readonly<Record<string, (e: RecordedEvent) => ScoringFacts | null>> = {
-  ScoringEventReported: (e) => {
-    const userId = str(e.data.user_id);
-    const sourceId = str(e.data.source_id);
-    if (!userId || !sourceId) return null;
-    return {
-      eventType: e.data.event_type as ScoringEventType,
-      userId,
-      sourceId,
-      attested: e.data.attested === true,
-      successRate: rate(e.data.success_rate),
-      occurredAt: time(e.data.occurred_at, e.metadata.occurredAt),
-    };
-  },
-  // App marketplace (not built yet): expected data {recipe_id, user_id, attested, published_at}.
-  RecipePublished: (e) => {
-    const userId = str(e.data.user_id);
-    const sourceId = str(e.data.recipe_id);
-    if (!userId || !sourceId) return null;
-    return {
-      eventType: 'recipe_published',
-      userId,
-      sourceId,
-      attested: e.data.attested === true,
-      successRate: null,
-      occurredAt: time(e.data.published_at, e.metadata.occurredAt),
-    };
-  },
-};
+/** The facts of a ScoringEventReported (the ingestion route), or null when it names no user or source. */
+function reportedFacts(e: RecordedOf<'ScoringEventReported'>): ScoringFacts | null {
+  const userId = str(e.data.user_id);
+  const sourceId = str(e.data.source_id);
+  if (!userId || !sourceId) return null;
+  return {
+    eventType: e.data.event_type,
+    userId,
+    sourceId,
+    attested: e.data.attested === true,
+    successRate: rate(e.data.success_rate),
+    occurredAt: time(e.data.occurred_at, e.metadata.occurredAt),
+  };
+}
 
-function systemContext(e: RecordedEvent) {
+/** App marketplace (not built yet): expected data {recipe_id, user_id, attested, published_at}. */
+function publishedFacts(e: RecordedEvent): ScoringFacts | null {
+  const userId = str(e.data.user_id);
+  const sourceId = str(e.data.recipe_id);
+  if (!userId || !sourceId) return null;
+  return {
+    eventType: 'recipe_published',
+    userId,
+    sourceId,
+    attested: e.data.attested === true,
+    successRate: null,
+    occurredAt: time(e.data.published_at, e.metadata.occurredAt),
+  };
+}
+
+/** Who awards: the system, caused by the recorded event. */
+function systemContext(e: Pick<RecordedEvent, 'metadata'>) {
   return { actor: 'system:contest-scoring', correlationId: e.metadata.correlationId, causationId: e.metadata.eventId };
 }
 
-/** The award a recorded event earns, or null. Pure apart from the window it is given. */
-export function awardFor(e: RecordedEvent, window: ContestConfig): AwardSpark | null {
-  if (e.type === 'ContestJoined') {
-    const userId = str(e.data.user_id);
-    if (!userId || !isTrack(e.data.track)) return null;
-    return new AwardSpark(joinAward(userId, e.data.track), systemContext(e));
-  }
-  const read = SCORING_SOURCES[e.type];
-  const facts = read ? read(e) : null;
-  if (!facts) return null;
-  const score = scoreFor(facts, window);
-  if (!score) return null;
+/** The 1-spark join award, on the joined track. */
+function joinedAward(e: RecordedOf<'ContestJoined'>): AwardSpark | null {
+  const userId = str(e.data.user_id);
+  if (!userId || !isTrack(e.data.track)) return null;
+  return new AwardSpark(joinAward(userId, e.data.track), systemContext(e));
+}
+
+/** The award of a scoring event inside the window, or null. */
+function scoringAward(e: Pick<RecordedEvent, 'metadata'>, facts: ScoringFacts | null, window: ContestConfig): AwardSpark | null {
+  const score = facts ? scoreFor(facts, window) : null;
+  if (!facts || !score) return null;
   const { userId, eventType, sourceId } = facts;
   return new AwardSpark({ userId, tracks: score.tracks, sourceType: eventType, sourceId, reason: eventType }, systemContext(e));
 }
 
 @Injectable()
-export class ContestScoringSaga {
+export class ContestScoringSaga implements ProcessManager {
+  readonly name = 'contest-scoring';
+  private readonly reactions = reactions(
+    {
+      ContestJoined: (event) => joinedAward(event),
+      ScoringEventReported: (event) => scoringAward(event, reportedFacts(event), this.window),
+    },
+    { RecipePublished: (event) => scoringAward(event, publishedFacts(event), this.window) },
+  );
+  readonly eventTypes = this.reactions.eventTypes;
+
   constructor(@Inject(CONTEST_CONFIG) private readonly window: ContestConfig) {}
 
-  @Saga()
-  scoring = (events$: Observable<IEvent>): Observable<ICommand> =>
-    events$.pipe(
-      ofRecordedType('ContestJoined', ...Object.keys(SCORING_SOURCES)),
-      mergeMap((event) => {
-        const command = awardFor(event.recorded, this.window);
-        return command ? of(command) : EMPTY;
-      }),
-    );
+  react(event: RecordedEvent): ICommand[] {
+    return this.reactions.react(event);
+  }
 }

@@ -2,10 +2,10 @@
  * The origin's side of hive results: one consumer per node of
  * `svc.hive.results` (group `hive-results-<nodeId>`, so every node sees every
  * result) acts on the results addressed to this node (origin_node):
- * sub-task results become CompleteSubtask / FailSubtask on the goal
- * (goal-dispatch.saga.ts), expert results RecordExpertAnswer on the
- * conversation (speculative.saga.ts). A command that fails (a conflict beyond
- * its retries, a store outage) throws, so the bus hands the result over again;
+ * sub-task results become CompleteSubtask / FailSubtask on the goal,
+ * expert results RecordExpertAnswer on the conversation (hive-tasks.ts).
+ * A command that fails (a conflict beyond its retries, a store outage)
+ * throws, so the bus hands the result over again;
  * the commands are idempotent, so a redelivered result records nothing twice.
  *
  * Runs where the background work runs (PROJECTIONS=inline or the worker).
@@ -17,8 +17,7 @@ import { BusListener } from '../infrastructure/bus/bus-listener';
 import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { hiveNames, parseHiveResult } from '../modules/hive/hive-messages';
-import { goalCommandFor } from './goal-dispatch.saga';
-import { expertAnswerFor } from './speculative.saga';
+import { expertAnswerFor, goalCommandFor } from './hive-tasks';
 
 @Injectable()
 export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDestroy {

@@ -5,18 +5,14 @@
  */
 import { KafkaBus } from '../../src/infrastructure/bus/kafka/kafka-bus';
 import type { BusMessage } from '../../src/infrastructure/bus/message-bus.port';
+import { eventually } from '../support/eventually';
 import { startKafkaServer, type KafkaServer } from '../support/services/kafka-server';
 import { describeWithService } from '../support/services/registry';
 
 const DEADLINE_MS = 90_000;
-
-async function eventually(what: string, condition: () => boolean, deadlineMs = DEADLINE_MS): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const WAIT = { timeoutMs: DEADLINE_MS, intervalMs: 50 };
+/** how long the probe of the outage keeps trying before it gives up */
+const PROBE_MS = 1000;
 
 const numbered = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => ({ key: `key-${(from + i) % 4}`, value: { n: from + i } }));
@@ -25,11 +21,11 @@ const n = (message: BusMessage) => (message.value as { n: number }).n;
 describeWithService('kafka', 'KafkaBus across a broker crash', () => {
   let server: KafkaServer;
   const buses: KafkaBus[] = [];
-  const newBus = () => {
+  const newBus = (publishTimeoutMs = DEADLINE_MS) => {
     const bus = new KafkaBus({
       brokers: [server.brokers],
       clientId: 'kafka-recovery',
-      publishTimeoutMs: DEADLINE_MS,
+      publishTimeoutMs,
       retryDelayMs: 100,
       onHandlerError: () => undefined,
       onError: () => undefined, // crashes while the broker is down are expected
@@ -60,20 +56,21 @@ describeWithService('kafka', 'KafkaBus across a broker crash', () => {
     const numbers = () => new Set(received.map(n));
 
     await bus.publish(topic, numbered(0, 10));
-    await eventually('the first ten arrived', () => numbers().size === 10);
+    await eventually('the first ten arrived', () => numbers().size === 10, WAIT);
 
     await server.kill();
     let settled = false;
     const duringOutage = bus.publish(topic, numbered(10, 20)).finally(() => (settled = true));
-    // let it try against the dead broker for a moment; it can only still be pending
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // a probe that gives up after PROBE_MS shows the broker was unreachable all that
+    // time; the publish, which keeps trying for DEADLINE_MS, must still be pending
+    await expect(newBus(PROBE_MS).publish('recovery-probe', numbered(0, 1))).rejects.toThrow(`failed for ${PROBE_MS} ms, giving up`);
     expect(settled).toBe(false);
 
     await server.restart();
     await duringOutage; // retried until the broker was back
     await bus.publish(topic, numbered(20, 30));
 
-    await eventually('all thirty arrived', () => numbers().size === 30);
+    await eventually('all thirty arrived', () => numbers().size === 30, WAIT);
     expect([...numbers()].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     // at-least-once: a redelivery may repeat, but the first delivery of each key keeps publish order
     for (let key = 0; key < 4; key++) {
@@ -93,6 +90,6 @@ describeWithService('kafka', 'KafkaBus across a broker crash', () => {
       received.push(n(message));
     });
     await bus.publish(topic, numbered(0, 5));
-    await eventually('five arrived', () => new Set(received).size === 5);
+    await eventually('five arrived', () => new Set(received).size === 5, WAIT);
   }, 240_000);
 });

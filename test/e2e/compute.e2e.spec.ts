@@ -3,7 +3,7 @@
  * (SPEC §2.3, §2.4, §4.3, §5 point 4, §7).
  */
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { PEER_NODES, type PeerNodeDoc } from '../../src/modules/compute/peer-gossip';
+import { PEER_NODES, type PeerNodeDoc } from '../../src/projections/compute/peer-nodes.read-model';
 import { adapterMode } from '../support/adapters';
 import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';

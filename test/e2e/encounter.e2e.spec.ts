@@ -4,7 +4,7 @@
  * tested without waiting.
  */
 import { Clock } from '../../src/infrastructure/clock';
-import { InboxRetention } from '../../src/modules/encounter/stream/inbox-retention';
+import { EncounterInboxSweeper } from '../../src/sagas/encounter-inbox.sweeper';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { startTestApp, type TestApp } from '../support/app';
 import {
@@ -473,10 +473,10 @@ describe('encounter over HTTP', () => {
       const inbox = t.app.get<ReadStore>(READ_STORE).collection('encounter_inbox');
       expect((await inbox.find({ user_id: b.id })).length).toBeGreaterThan(0);
       offsetMs = 6 * 24 * HOUR;
-      await t.app.get(InboxRetention).sweep();
+      await t.app.get(EncounterInboxSweeper).sweep();
       expect((await inbox.find({ user_id: b.id })).length).toBeGreaterThan(0);
       offsetMs = 7 * 24 * HOUR + 60_000;
-      await t.app.get(InboxRetention).sweep();
+      await t.app.get(EncounterInboxSweeper).sweep();
       expect(await inbox.find({ user_id: b.id })).toEqual([]);
     });
 

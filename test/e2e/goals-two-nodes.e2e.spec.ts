@@ -10,7 +10,7 @@
  * (like the gossip suite of compute.e2e.spec.ts); skipped with the reason otherwise.
  */
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { HiveWorker } from '../../src/modules/hive/hive-worker';
+import { HiveWorker } from '../../src/sagas/hive-worker.listener';
 import { adapterMode } from '../support/adapters';
 import { startTestApp, type TestApp, waitUntil } from '../support/app';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';

@@ -5,7 +5,7 @@
  * validation. The two-node run over Kafka is goals-two-nodes.e2e.spec.ts.
  */
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { HiveWorker } from '../../src/modules/hive/hive-worker';
+import { HiveWorker } from '../../src/sagas/hive-worker.listener';
 import { adapterMode } from '../support/adapters';
 import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
 

@@ -10,7 +10,7 @@ import { conversationStreamId } from '../../src/aggregates/chat/chat.events';
 import { scheduledPromptStreamId } from '../../src/aggregates/chat/scheduled-prompt';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { PromptScheduler } from '../../src/modules/chat/schedule/scheduler';
+import { PromptScheduler } from '../../src/sagas/scheduled-prompts.scheduler';
 import { SCHEDULED_PROMPTS } from '../../src/projections/chat/scheduled-prompts.projection';
 import { startTestApp, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';

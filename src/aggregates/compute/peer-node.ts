@@ -2,7 +2,7 @@
  * The peer node record of one node (stream `peerNode-<nodeId>`): what this
  * node tells its peers about itself (cause_alignment, electricity_rate_kwh),
  * and whether it joined as a compute provider. Its events are gossiped to the
- * other nodes over the bus (src/modules/compute/peer-gossip.ts).
+ * other nodes over the bus (src/sagas/peer-gossip.relay.ts).
  */
 import type { Decider } from '../shared/decider';
 import { DomainError, assertNever } from '../shared/domain-error';

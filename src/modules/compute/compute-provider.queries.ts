@@ -14,7 +14,7 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../projections/compute/compute-provider.projection';
 import { ComputeSettingsQueries } from './compute-settings.queries';
 import { contribution } from './compute-view';
-import { PEER_NODES, type PeerNodeDoc } from './peer-gossip';
+import { PEER_NODES, type PeerNodeDoc } from '../../projections/compute/peer-nodes.read-model';
 
 export interface ProviderDashboard {
   node_id: string;

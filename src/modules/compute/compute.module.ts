@@ -20,7 +20,6 @@ import { ComputeRevenueController } from './compute-revenue.controller';
 import { ComputeRevenueQueries } from './compute-revenue.queries';
 import { ComputeSettingsController } from './compute-settings.controller';
 import { ComputeSettingsQueries } from './compute-settings.queries';
-import { PeerGossip } from './peer-gossip';
 
 @Module({
   imports: [CommonModule, AccountsModule],
@@ -34,7 +33,6 @@ import { PeerGossip } from './peer-gossip';
     ComputeSettingsQueries,
     ComputeProviderQueries,
     ComputeRevenueQueries,
-    PeerGossip,
     ...COMPUTE_COMMAND_HANDLERS,
   ],
   exports: [ComputeSettingsQueries, COMPUTE_OVERRIDES],

@@ -2,7 +2,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
-import { ContestScoringSaga } from '../../sagas/contest-scoring.saga';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ContestController } from './contest.controller';
@@ -16,7 +15,6 @@ import { ContestQueries } from './contest.queries';
     { provide: CONTEST_CONFIG, inject: [APP_CONFIG], useFactory: (config: AppConfig): ContestConfig => config.contest },
     ContestQueries,
     ...CONTEST_COMMAND_HANDLERS,
-    ContestScoringSaga,
   ],
   exports: [ContestQueries, CONTEST_CONFIG],
 })

@@ -1,22 +1,21 @@
 /**
- * Goals: POST /goals and GET /goals/:id, the goal aggregate's command
- * handlers, the dispatch saga, the timeout sweep and the `goals` read model.
- * The hive (worker, task relay, results listener) comes with HiveModule,
- * which also brings the LLM port the planner uses.
+ * Goals: POST /goals and GET /goals/:id and the goal aggregate's command
+ * handlers. ChatModule brings the LLM port the planner uses. The dispatch
+ * saga, the timeout sweep and the hive's relay, worker and results listener
+ * are in SagasModule.
  */
 import { Module } from '@nestjs/common';
-import { GoalDispatchSaga } from '../../sagas/goal-dispatch.saga';
 import { AccountsModule } from '../accounts/accounts.module';
+import { ChatModule } from '../chat/chat.module';
 import { CommonModule } from '../common/common.module';
-import { HiveModule } from '../hive/hive.module';
-import { GoalTimeouts } from './goal-timeouts';
 import { GoalsController } from './goals.controller';
 import { GOAL_COMMAND_HANDLERS } from './goals.handlers';
 import { GoalsQueries } from './goals.queries';
 
 @Module({
-  imports: [CommonModule, AccountsModule, HiveModule],
+  imports: [CommonModule, AccountsModule, ChatModule],
   controllers: [GoalsController],
-  providers: [GoalsQueries, ...GOAL_COMMAND_HANDLERS, GoalDispatchSaga, GoalTimeouts],
+  providers: [GoalsQueries, ...GOAL_COMMAND_HANDLERS],
+  exports: [GoalsQueries],
 })
 export class GoalsModule {}

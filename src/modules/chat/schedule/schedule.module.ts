@@ -1,7 +1,8 @@
 /**
  * `/time_agent`: durable scheduled prompts (issue 7 item 5). The controller
- * records schedules; the scheduler runs due ones through ChatModule's
- * ChatPipeline where the background work runs. docs/chat-scheduler.md.
+ * records schedules; the scheduler (src/sagas/scheduled-prompts.scheduler.ts,
+ * in SagasModule) runs due ones through ChatModule's ChatPipeline where the
+ * background work runs. docs/chat-scheduler.md.
  */
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
@@ -10,7 +11,6 @@ import { ChatModule } from '../chat.module';
 import { SchedulePromptHandler } from './schedule.handlers';
 import { ScheduleQueries } from './schedule.queries';
 import { SCHEDULE_SETTINGS, scheduleSettingsOf } from './schedule-settings';
-import { PromptScheduler } from './scheduler';
 import { TimeAgentController } from './time-agent.controller';
 
 @Module({
@@ -20,8 +20,7 @@ import { TimeAgentController } from './time-agent.controller';
     { provide: SCHEDULE_SETTINGS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => scheduleSettingsOf(config) },
     SchedulePromptHandler,
     ScheduleQueries,
-    PromptScheduler,
   ],
-  exports: [ScheduleQueries, PromptScheduler],
+  exports: [ScheduleQueries, SCHEDULE_SETTINGS],
 })
 export class ScheduleModule {}

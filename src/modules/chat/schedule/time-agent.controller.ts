@@ -10,8 +10,9 @@
  *
  * SPEC does not show the response bodies; the shapes are documented in
  * docs/chat-scheduler.md. When the prompt is due, the scheduler
- * (scheduler.ts) runs it through the chat pipeline with message id =
- * schedule_id; the answer lands in the conversation (user_id, prompt_id).
+ * (src/sagas/scheduled-prompts.scheduler.ts) runs it through the chat
+ * pipeline with message id = schedule_id; the answer lands in the
+ * conversation (user_id, prompt_id).
  */
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';

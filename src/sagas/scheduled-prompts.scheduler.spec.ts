@@ -5,22 +5,23 @@
  * again after its lease with the same message id; failures retry, refusals do
  * not; shutdown waits for the run in progress.
  */
-import { scheduledPromptDecider, scheduledPromptStreamId } from '../../../aggregates/chat/scheduled-prompt';
-import { DomainError } from '../../../aggregates/shared/domain-error';
-import { loadConfig } from '../../../config/config';
-import { Clock } from '../../../infrastructure/clock';
-import { SqliteEventStore } from '../../../infrastructure/event-store/sqlite/sqlite-event-store';
-import { UpcasterRegistry } from '../../../infrastructure/eventsourcing/upcasters';
-import type { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
-import { ProjectionRegistry } from '../../../infrastructure/projections/projection-registry';
-import { ProjectionEngine } from '../../../infrastructure/projections/projection-engine';
-import { ReadYourWrites } from '../../../infrastructure/projections/read-your-writes';
-import { EmbeddedReadStore } from '../../../infrastructure/read-store/embedded/embedded-read-store';
-import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection } from '../../../projections/chat/scheduled-prompts.projection';
-import { CommandExecutor } from '../../common/command-executor';
-import { ChatPipeline, type ChatReply, type ChatRequest } from '../chat-pipeline';
-import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings, scheduleSettingsOf } from './schedule-settings';
-import { isRetryable, PromptScheduler, SCHEDULER_ACTOR } from './scheduler';
+import { scheduledPromptDecider, scheduledPromptStreamId } from '../aggregates/chat/scheduled-prompt';
+import { DomainError } from '../aggregates/shared/domain-error';
+import { loadConfig } from '../config/config';
+import { Clock } from '../infrastructure/clock';
+import { SqliteEventStore } from '../infrastructure/event-store/sqlite/sqlite-event-store';
+import { UpcasterRegistry } from '../infrastructure/eventsourcing/upcasters';
+import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { ProjectionRegistry } from '../infrastructure/projections/projection-registry';
+import { ProjectionEngine } from '../infrastructure/projections/projection-engine';
+import { ReadYourWrites } from '../infrastructure/projections/read-your-writes';
+import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
+import { SCHEDULED_PROMPTS, type ScheduledPromptDoc, scheduledPromptsProjection } from '../projections/chat/scheduled-prompts.projection';
+import { CommandExecutor } from '../modules/common/command-executor';
+import { ChatPipeline, type ChatReply, type ChatRequest } from '../modules/chat/chat-pipeline';
+import { DEFAULT_SCHEDULE_SETTINGS, type ScheduleSettings, scheduleSettingsOf } from '../modules/chat/schedule/schedule-settings';
+import { eventually } from '../../test/support/eventually';
+import { isRetryable, PromptScheduler, SCHEDULER_ACTOR } from './scheduled-prompts.scheduler';
 
 const T0 = Date.parse('2026-04-10T12:00:00.000Z');
 const RUN_AT = new Date(T0 + 1000);
@@ -262,8 +263,7 @@ describe('PromptScheduler', () => {
     const s = scheduler('n1');
     s.onApplicationBootstrap();
     expect(s.running).toBe(true);
-    const deadline = Date.now() + 5000;
-    while (pipeline.calls.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await eventually('the timer’s poll to start the run', () => pipeline.calls.length > 0, { timeoutMs: 5000 });
     await s.onModuleDestroy();
     expect(s.running).toBe(false);
     // the run that was in progress finished and was recorded before stop resolved

@@ -7,15 +7,16 @@ import { offlineLanguageModel } from '../../test/support/offline-llm';
 import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/compute/compute-fields';
 import type { AppConfig } from '../config/config';
 import { InProcessBus } from '../infrastructure/bus/in-process/in-process-bus';
-import type { BusMessage } from '../infrastructure/bus/message-bus.port';
+import type { BusMessage, OutgoingMessage } from '../infrastructure/bus/message-bus.port';
 import type { NewEvent } from '../infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../infrastructure/event-store/sqlite/sqlite-event-store';
 import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { EmbeddedReadStore } from '../infrastructure/read-store/embedded/embedded-read-store';
 import { CompleteSubtask } from '../modules/goals/goals.commands';
-import { HiveWorker } from '../modules/hive/hive-worker';
+import { eventually } from '../../test/support/eventually';
+import { HiveWorker } from './hive-worker.listener';
 import { HiveResultsListener } from './hive-results.listener';
-import { HiveTaskRelay } from './hive-task-relay';
+import { HIVE_TASK_RELAY_CHECKPOINT, HiveTaskRelay } from './hive-tasks.relay';
 
 const config = (nodeId: string) => ({ nodeId, kafka: null }) as unknown as AppConfig;
 const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
@@ -32,13 +33,6 @@ function event(type: string, data: Record<string, unknown>, nodeId = 'node-a'): 
 const dispatched = (subtaskId: string, nodeId = 'node-a') =>
   event('SubtaskDispatched', { goal_id: 'g1', subtask_id: subtaskId, description: `what is ${subtaskId.length} + 1`, attempt: 1, dispatched_at: 'd', deadline: future() }, nodeId);
 
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('hive task relay, worker and results listener on the in-process bus', () => {
   let dir: string;
@@ -59,8 +53,15 @@ describe('hive task relay, worker and results listener on the in-process bus', (
   });
 
   const relay = () => new HiveTaskRelay(config('node-a'), events, reads, bus, background, null);
+  /** Resolves once the relay has handled every recorded event (its checkpoint is at the store's head). */
+  const relayFlushed = () =>
+    eventually('the relay to catch up with the store', async () => (await reads.getCheckpoint(HIVE_TASK_RELAY_CHECKPOINT)) === (await events.headPosition()));
+  /** The task ids handed to the bus so far, in order. */
+  const sent = (publish: jest.SpyInstance<Promise<void>, [string, OutgoingMessage[]]>) =>
+    publish.mock.calls.filter(([topic]) => topic === 'svc.hive.tasks').flatMap(([, messages]) => messages.map((m) => (m.value as { task_id: string }).task_id));
 
   it('publishes this node’s SubtaskDispatched and ExpertRunRequested as tasks, and resumes from its checkpoint after a restart', async () => {
+    const publish = jest.spyOn(bus, 'publish');
     const seen: BusMessage[] = [];
     await bus.subscribe({ groupId: 'spy', topics: ['svc.hive.tasks'], fromBeginning: true }, async (m) => void seen.push(m));
     const first = relay();
@@ -72,8 +73,10 @@ describe('hive task relay, worker and results listener on the in-process bus', (
       [event('ExpertRunRequested', { run_id: 'run-1', message_id: 'm', user_id: 'u1', prompt_id: 'p1', prompt: 'why', model: null, requested_at: new Date().toISOString() })],
       'any',
     );
-    await until(() => seen.length >= 3);
+    await relayFlushed();
     await first.onModuleDestroy();
+    expect(sent(publish)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1']);
+    await eventually('the three tasks on the bus', () => seen.length === 3);
     expect(seen.map((m) => [m.key, (m.value as { task_id: string }).task_id])).toEqual([
       ['g1:s1', 'g1:s1:1'],
       ['g1:s2', 'g1:s2:1'],
@@ -83,9 +86,10 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     await events.append('goal-g1', [event('SubtaskDispatched', { goal_id: 'g1', subtask_id: 's1', description: 'd', attempt: 2, dispatched_at: 'd', deadline: future() })], 'any');
     const second = relay();
     await second.onApplicationBootstrap();
-    await until(() => seen.length >= 4);
-    await new Promise((r) => setTimeout(r, 50));
+    await relayFlushed();
     await second.onModuleDestroy();
+    expect(sent(publish)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1', 'g1:s1:2']); // nothing before the checkpoint sent again
+    await eventually('the fourth task on the bus', () => seen.length === 4);
     expect(seen.map((m) => (m.value as { task_id: string }).task_id)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1', 'g1:s1:2']);
   });
 
@@ -103,14 +107,16 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     await worker.reconcile();
     expect(worker.joined).toBe(false); // refuses: not in the group
 
+    const publish = jest.spyOn(bus, 'publish');
     await events.append('goal-g1', [dispatched('s1'), dispatched('s22')], 'any');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(executed).toEqual([]); // nobody took the tasks; they wait on the bus
+    await relayFlushed();
+    expect(sent(publish)).toEqual(['g1:s1:1', 'g1:s22:1']);
+    expect(executed).toEqual([]); // no worker is in the group to take the tasks: they wait on the bus
 
     settings = { ...COMPUTE_DEFAULTS };
     await worker.reconcile();
     expect(worker.joined).toBe(true);
-    await until(() => executed.length >= 2);
+    await eventually('both results turned into commands', () => executed.length >= 2);
     expect(executed.every((c) => c instanceof CompleteSubtask)).toBe(true);
     expect(executed.map((c) => (c as CompleteSubtask).payload.subtaskId).sort()).toEqual(['s1', 's22']);
     expect(executed[0]).toMatchObject({ payload: { goalId: 'g1', attempt: 1, nodeId: 'node-b', source: 'offline' } });

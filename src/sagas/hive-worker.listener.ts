@@ -20,15 +20,15 @@
  * goal (or the conversation, for expert runs) ignores the second answer.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, Optional } from '@nestjs/common';
-import type { ComputeSettings } from '../../aggregates/compute/compute-fields';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../../infrastructure/bus/message-bus.port';
-import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../../infrastructure/llm/llm.port';
-import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import { ComputeSettingsQueries } from '../compute/compute-settings.queries';
-import { type HiveNames, hiveNames, type HiveResult, type HiveTask, parseHiveTask } from './hive-messages';
-import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from './hive-options';
-import { hiveRefusal } from './hive-policy';
+import type { ComputeSettings } from '../aggregates/compute/compute-fields';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../infrastructure/llm/llm.port';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { ComputeSettingsQueries } from '../modules/compute/compute-settings.queries';
+import { type HiveNames, hiveNames, type HiveResult, type HiveTask, parseHiveTask } from '../modules/hive/hive-messages';
+import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
+import { hiveRefusal } from '../modules/hive/hive-policy';
 
 const MAX_RESULT_CHARS = 20_000;
 
@@ -43,7 +43,7 @@ export class HiveWorkRefused extends Error {
   }
 }
 
-/** Where the worker reads the effective compute settings (ComputeQueries in the app). */
+/** Where the worker reads the effective compute settings (ComputeSettingsQueries in the app). */
 export interface ComputeSettingsSource {
   merged(): Promise<{ values: ComputeSettings }>;
 }

@@ -4,21 +4,21 @@
  * - ExpireSubtasks when a dispatched sub-task's deadline passed (the
  *   aggregate decides, from its own state, which attempts are overdue: the
  *   read model only picks the candidates, it may lag);
- * - DispatchSubtasks when a sub-task waits for dispatch: a safety net for a
- *   saga command that failed (@nestjs/cqrs logs and drops those); when the
- *   saga already did it the aggregate finds nothing to do.
+ * - DispatchSubtasks when a sub-task waits for dispatch: a safety net behind
+ *   the dispatch saga (which retries its commands until they succeed); when
+ *   the saga already did it the aggregate finds nothing to do.
  * Background only (an unref'd timer), where the background work runs; one
  * sweep at a time.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { Clock } from '../../infrastructure/clock';
-import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import type { GoalDoc } from '../../projections/goals/goals.projection';
-import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../hive/hive-options';
-import { DispatchSubtasks, ExpireSubtasks } from './goals.commands';
-import { GoalsQueries } from './goals.queries';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { Clock } from '../infrastructure/clock';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import type { GoalDoc } from '../projections/goals/goals.projection';
+import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
+import { DispatchSubtasks, ExpireSubtasks } from '../modules/goals/goals.commands';
+import { GoalsQueries } from '../modules/goals/goals.queries';
 
 const SWEEP_LIMIT = 500;
 
@@ -32,7 +32,7 @@ export function sweepActions(goal: GoalDoc, now: Date): { expire: boolean; dispa
 }
 
 @Injectable()
-export class GoalTimeouts implements OnApplicationBootstrap, OnModuleDestroy {
+export class GoalTimeoutSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('GoalTimeouts');
   private readonly options: HiveOptions;
   private timer: NodeJS.Timeout | null = null;

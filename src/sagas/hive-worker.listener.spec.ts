@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { offlineLanguageModel } from '../../../test/support/offline-llm';
-import { COMPUTE_DEFAULTS, type ComputeSettings } from '../../aggregates/compute/compute-fields';
-import type { AppConfig } from '../../config/config';
-import { InProcessBus } from '../../infrastructure/bus/in-process/in-process-bus';
-import type { BusMessage } from '../../infrastructure/bus/message-bus.port';
-import { type LanguageModel, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
-import type { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
-import type { ExpertTask, HiveResult, SubtaskTask } from './hive-messages';
-import { hiveRefusal, takesHiveWork } from './hive-policy';
-import { HiveWorker, HiveWorkRefused } from './hive-worker';
+import { COMPUTE_DEFAULTS, type ComputeSettings } from '../aggregates/compute/compute-fields';
+import type { AppConfig } from '../config/config';
+import { InProcessBus } from '../infrastructure/bus/in-process/in-process-bus';
+import type { BusMessage } from '../infrastructure/bus/message-bus.port';
+import { type LanguageModel, LlmUnavailableError } from '../infrastructure/llm/llm.port';
+import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import type { ExpertTask, HiveResult, SubtaskTask } from '../modules/hive/hive-messages';
+import { eventually } from '../../test/support/eventually';
+import { offlineLanguageModel } from '../../test/support/offline-llm';
+import { HiveWorker, HiveWorkRefused } from './hive-worker.listener';
 
 const config = { nodeId: 'node-b', kafka: null } as unknown as AppConfig;
 const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
@@ -42,23 +42,6 @@ const expert: ExpertTask = {
 
 const message = (value: unknown): BusMessage => ({ topic: 'svc.hive.tasks', partition: 0, offset: 0, key: 'k', value, headers: {}, timestamp: 't' });
 
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-describe('hive policy', () => {
-  it('takes hive work by default, not with hive_compute_policy local_only nor with max_hive_gpu_pct 0', () => {
-    expect(takesHiveWork(COMPUTE_DEFAULTS)).toBe(true);
-    expect(takesHiveWork({ hive_compute_policy: 'hive_preferred', max_hive_gpu_pct: 1 })).toBe(true);
-    expect(hiveRefusal({ hive_compute_policy: 'local_only', max_hive_gpu_pct: 50 })).toBe('hive_compute_policy is local_only');
-    expect(hiveRefusal({ hive_compute_policy: 'local_preferred', max_hive_gpu_pct: 0 })).toBe('max_hive_gpu_pct is 0');
-  });
-});
-
 describe('hive worker', () => {
   let bus: InProcessBus;
   let results: HiveResult[];
@@ -84,7 +67,7 @@ describe('hive worker', () => {
   it('runs a sub-task through the LLM port and publishes the result, echoing the task', async () => {
     await start().reconcile();
     await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask() }]);
-    await until(() => results.length === 1);
+    await eventually('the result on the bus', () => results.length === 1);
     expect(results[0]).toMatchObject({
       task_id: 'g1:s1:1',
       kind: 'subtask',
@@ -111,24 +94,25 @@ describe('hive worker', () => {
     };
     await start(llm).handle(message(expert));
     expect(seen).toEqual(['big-model']);
-    await until(() => results.length === 1);
+    await eventually('the result on the bus', () => results.length === 1);
     expect(results[0]).toMatchObject({ task_id: 'run-1', kind: 'expert', run_id: 'run-1', user_id: 'u1', prompt_id: 'p1', status: 'completed', model: 'big-model', source: 'model' });
   });
 
   it('given a model error, then it publishes a failed result so the origin can retry', async () => {
     const failing = { kind: 'openai', defaultModel: 'm', complete: async () => Promise.reject(new LlmUnavailableError('model server down')), stream: jest.fn() } as unknown as LanguageModel;
     await start(failing).handle(message(subtask()));
-    await until(() => results.length === 1);
+    await eventually('the result on the bus', () => results.length === 1);
     expect(results[0]).toMatchObject({ status: 'failed', result: 'model server down', source: 'model', model: 'm' });
   });
 
   it('skips a task past its deadline and a malformed one, publishing nothing', async () => {
+    const publish = jest.spyOn(bus, 'publish');
     start();
     await worker.handle(message(subtask({ deadline: new Date(Date.now() - 1).toISOString() })));
     jest.spyOn(Logger.prototype, 'warn').mockImplementationOnce(() => undefined);
     await worker.handle(message({ kind: 'subtask', task_id: 'x' }));
-    await new Promise((r) => setTimeout(r, 30));
-    expect(results).toEqual([]);
+    // handle() resolves after its result was published, so none was
+    expect(publish).not.toHaveBeenCalled();
   });
 
   it('given settings that refuse hive work, then it stays out of the group and the task waits on the bus for a node that takes it', async () => {
@@ -136,11 +120,10 @@ describe('hive worker', () => {
     await start().reconcile();
     expect(worker.joined).toBe(false);
     await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask() }]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(results).toEqual([]);
+    expect(results).toEqual([]); // no member of hive-workers: nobody can take it
     settings = { ...COMPUTE_DEFAULTS };
     await worker.reconcile();
-    await until(() => results.length === 1);
+    await eventually('the waiting task ran once the worker joined', () => results.length === 1);
   });
 
   it('given settings that changed to refuse since it joined, then the task is left uncommitted and the worker leaves the group', async () => {
@@ -148,15 +131,15 @@ describe('hive worker', () => {
     expect(worker.joined).toBe(true);
     settings = { ...COMPUTE_DEFAULTS, hive_compute_policy: 'local_only' };
     await expect(worker.handle(message(subtask()))).rejects.toThrow(HiveWorkRefused);
-    await until(() => !worker.joined);
+    await worker.reconcile(); // drains the leave the refusal began
+    expect(worker.joined).toBe(false);
 
     // through the bus: a task published while it refuses waits until it takes hive work again
     await bus.publish('svc.hive.tasks', [{ key: 'g1:s1', value: subtask({ task_id: 'g1:s1:2', attempt: 2 }) }]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(results).toEqual([]);
+    expect(results).toEqual([]); // no member of hive-workers: nobody can take it
     settings = { ...COMPUTE_DEFAULTS };
     await worker.reconcile();
-    await until(() => results.length === 1);
+    await eventually('the waiting task ran once the worker joined again', () => results.length === 1);
     expect(results[0].task_id).toBe('g1:s1:2');
   });
 });

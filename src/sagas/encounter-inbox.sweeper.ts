@@ -7,17 +7,17 @@
  * old messages back until the next sweep; the event log keeps them all.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/config';
-import { Clock } from '../../../infrastructure/clock';
-import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { ENCOUNTER_INBOX } from '../../../projections/encounter/encounter-inbox.projection';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { Clock } from '../infrastructure/clock';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+import { ENCOUNTER_INBOX } from '../projections/encounter/encounter-inbox.projection';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 @Injectable()
-export class InboxRetention implements OnApplicationBootstrap, OnModuleDestroy {
+export class EncounterInboxSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('EncounterInbox');
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<number> | null = null;

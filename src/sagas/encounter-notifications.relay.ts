@@ -17,16 +17,16 @@
  * still holds every message for a client that resumes.
  */
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { encounterMessagesFor, userTopic } from '../../../aggregates/encounter/encounter-messages';
-import type { EncounterEvent } from '../../../aggregates/encounter/encounter.events';
-import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../../../infrastructure/bus/message-bus.port';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../../../infrastructure/event-store/event-store.port';
-import { CheckpointedSubscription } from '../../../infrastructure/eventsourcing/checkpointed-subscription';
-import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { waitAtMost } from '../../../infrastructure/wait-at-most';
-import { MESSAGE_EVENT_TYPES } from '../../../projections/encounter/encounter-inbox.projection';
-import type { EncounterBusValue } from './sse';
+import { encounterMessagesFor, userTopic } from '../aggregates/encounter/encounter-messages';
+import type { EncounterEvent } from '../aggregates/encounter/encounter.events';
+import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { CheckpointedSubscription } from '../infrastructure/eventsourcing/checkpointed-subscription';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+import { waitAtMost } from '../infrastructure/wait-at-most';
+import { MESSAGE_EVENT_TYPES } from '../projections/encounter/encounter-inbox.projection';
+import type { EncounterBusValue } from '../modules/encounter/stream/sse';
 
 export const ENCOUNTER_NOTIFIER_CHECKPOINT = 'encounterNotifier';
 const RETRY_DELAY_MS = 1000;
@@ -54,7 +54,7 @@ export function notificationsOf(events: readonly RecordedEvent[]): Map<string, O
 }
 
 @Injectable()
-export class EncounterNotifier implements OnApplicationBootstrap, OnModuleDestroy {
+export class EncounterNotificationRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription: CheckpointedSubscription | null = null;
 
   constructor(

@@ -22,8 +22,7 @@ import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
 import { type HiveTask, hiveNames } from '../modules/hive/hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
-import { subtaskTaskFor } from './goal-dispatch.saga';
-import { expertTaskFor } from './speculative.saga';
+import { expertTaskFor, subtaskTaskFor } from './hive-tasks';
 
 export const HIVE_TASK_RELAY_CHECKPOINT = 'hiveTaskRelay';
 

@@ -26,18 +26,18 @@ import {
   type ScheduledPromptEvent,
   scheduledPromptDecider,
   scheduledPromptStreamId,
-} from '../../../aggregates/chat/scheduled-prompt';
-import { DomainError } from '../../../aggregates/shared/domain-error';
-import { APP_CONFIG, type AppConfig } from '../../../config/config';
-import { Clock } from '../../../infrastructure/clock';
-import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '../../../infrastructure/event-store/event-store.port';
-import { PlatformLifecycle } from '../../../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
-import { waitAtMost } from '../../../infrastructure/wait-at-most';
-import { SCHEDULED_PROMPTS, type ScheduledPromptDoc } from '../../../projections/chat/scheduled-prompts.projection';
-import { CommandExecutor, type CommandContext } from '../../common/command-executor';
-import { ChatPipeline } from '../chat-pipeline';
-import { SCHEDULE_SETTINGS, type ScheduleSettings } from './schedule-settings';
+} from '../aggregates/chat/scheduled-prompt';
+import { DomainError } from '../aggregates/shared/domain-error';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { Clock } from '../infrastructure/clock';
+import { EVENT_STORE, type EventStore, WrongExpectedRevisionError } from '../infrastructure/event-store/event-store.port';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+import { waitAtMost } from '../infrastructure/wait-at-most';
+import { SCHEDULED_PROMPTS, type ScheduledPromptDoc } from '../projections/chat/scheduled-prompts.projection';
+import { CommandExecutor, type CommandContext } from '../modules/common/command-executor';
+import { ChatPipeline } from '../modules/chat/chat-pipeline';
+import { SCHEDULE_SETTINGS, type ScheduleSettings } from '../modules/chat/schedule/schedule-settings';
 
 export const SCHEDULER_ACTOR = 'system:scheduler';
 

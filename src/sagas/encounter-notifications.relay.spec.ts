@@ -1,7 +1,7 @@
-import type { BusMessage } from '../../../infrastructure/bus/message-bus.port';
-import type { RecordedEvent } from '../../../infrastructure/event-store/event-store.port';
-import { notificationsOf } from './encounter-notifier';
-import { streamMessageOf } from './encounter-stream.service';
+import type { BusMessage } from '../infrastructure/bus/message-bus.port';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { notificationsOf } from './encounter-notifications.relay';
+import { streamMessageOf } from '../modules/encounter/stream/encounter-stream.service';
 
 let position = 0;
 function recorded(type: string, data: Record<string, unknown>): RecordedEvent {

@@ -1,0 +1,89 @@
+/**
+ * Gossip of the peer node record, this node's side (SPEC §2.4:
+ * cause_alignment and electricity_rate_kwh are gossiped to peers): a
+ * checkpointed subscription (`computePeerGossip`) to this node's event store
+ * publishes each `PeerNodeRecordUpdated` / `ComputeProviderJoined` of this
+ * node to the topic `<KAFKA_TOPIC_PREFIX>.compute.peer-nodes`, keyed by node
+ * id, with the effective values (environment > stored > default). The
+ * checkpoint moves only after the bus accepted the batch: an outage delays
+ * gossip, never a request. PeerGossipListener records what the peers say.
+ *
+ * Runs where the background work runs (PROJECTIONS=inline or the worker).
+ */
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { COMPUTE_DEFAULTS, type PeerSettings } from '../aggregates/compute/compute-fields';
+import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../config/compute.config';
+import { APP_CONFIG, type AppConfig } from '../config/config';
+import { MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { CheckpointedSubscription } from '../infrastructure/eventsourcing/checkpointed-subscription';
+import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
+import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+
+export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
+const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
+
+export interface PeerGossipMessage {
+  node_id: string;
+  node_tier: string;
+  cause_alignment: string;
+  electricity_rate_kwh: number;
+  /** true once the node joined as a provider; absent when this message does not say */
+  joined?: boolean;
+  event_type: string;
+  /** the origin node's global log position of the event: orders messages per node */
+  position: number;
+  occurred_at: string;
+}
+
+export function peerGossipTopic(config: AppConfig): string {
+  return `${config.kafka?.topicPrefix ?? 'svc.events'}.compute.peer-nodes`;
+}
+
+/** The gossip message for one of this node's recorded events, with the effective peer values. */
+export function toGossipMessage(event: RecordedEvent, overrides: ComputeOverrides): PeerGossipMessage {
+  const data = event.data as { node_id: string; node_tier: string; record?: Partial<PeerSettings> };
+  const record = data.record ?? {};
+  const message: PeerGossipMessage = {
+    node_id: data.node_id,
+    node_tier: data.node_tier,
+    cause_alignment: overrides.cause_alignment ?? record.cause_alignment ?? COMPUTE_DEFAULTS.cause_alignment,
+    electricity_rate_kwh: overrides.electricity_rate_kwh ?? record.electricity_rate_kwh ?? COMPUTE_DEFAULTS.electricity_rate_kwh,
+    event_type: event.type,
+    position: event.position,
+    occurred_at: event.metadata.occurredAt,
+  };
+  if (event.type === 'ComputeProviderJoined') message.joined = true;
+  return message;
+}
+
+@Injectable()
+export class PeerGossipRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private relay: CheckpointedSubscription | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
+    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    private readonly lifecycle: PlatformLifecycle,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.lifecycle.runsBackgroundWork()) return;
+    this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, PEER_GOSSIP_CHECKPOINT, (events) => this.publish(events), 1000);
+    await this.relay.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.relay?.stop();
+  }
+
+  private async publish(events: RecordedEvent[]): Promise<void> {
+    const messages = events
+      .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
+      .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { 'event-type': e.type, 'node-id': this.config.nodeId } }));
+    if (messages.length > 0) await this.bus.publish(peerGossipTopic(this.config), messages);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Every process manager and background worker of the service, in one place
+ * (docs/architecture.md, "Process side"). Modules never import sagas; sagas
+ * import the modules whose commands and services they use. Each worker runs
+ * only where the background work runs (PlatformLifecycle.runsBackgroundWork():
+ * PROJECTIONS=inline, or `npm run worker`).
+ *
+ * Process managers: SagaRunner feeds them recorded events at least once and
+ * awaits their commands before the `sagas` checkpoint moves.
+ * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
+ * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
+ *
+ * Relays (event store → bus, each its own checkpoint, moved once the bus took the batch):
+ * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
+ * - EncounterNotificationRelay: encounter events → per-user messages on the encounter topics.
+ * - PeerGossipRelay: this node's PeerNodeRecordUpdated, ComputeProviderJoined → `<prefix>.compute.peer-nodes`.
+ *
+ * Listeners (bus consumers):
+ * - HiveWorker: tasks on `svc.hive.tasks` → the LLM port → results on `svc.hive.results`, while the compute settings allow.
+ * - HiveResultsListener: results addressed to this node → CompleteSubtask, FailSubtask, RecordExpertAnswer.
+ * - PeerGossipListener: peers' gossip → the `peer_nodes` read model.
+ *
+ * Timers:
+ * - GoalTimeoutSweeper: this node's goals in flight → ExpireSubtasks (deadline passed), DispatchSubtasks (safety net).
+ * - PromptScheduler: due `/time_agent` prompts → claimed, run through the chat pipeline, completed or failed.
+ * - EncounterInboxSweeper: hourly, deletes inbox messages older than the retention.
+ */
+import { Module, type OnModuleInit, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { ProcessManager } from '../infrastructure/sagas/process-manager';
+import { SagaRunner } from '../infrastructure/sagas/saga-runner';
+import { ChatModule } from '../modules/chat/chat.module';
+import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
+import { CommonModule } from '../modules/common/common.module';
+import { ComputeModule } from '../modules/compute/compute.module';
+import { ContestModule } from '../modules/contest/contest.module';
+import { GoalsModule } from '../modules/goals/goals.module';
+import { ContestScoringSaga } from './contest-scoring.saga';
+import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
+import { EncounterNotificationRelay } from './encounter-notifications.relay';
+import { GoalDispatchSaga } from './goal-dispatch.saga';
+import { GoalTimeoutSweeper } from './goal-timeouts.sweeper';
+import { HiveResultsListener } from './hive-results.listener';
+import { HiveTaskRelay } from './hive-tasks.relay';
+import { HiveWorker } from './hive-worker.listener';
+import { PeerGossipListener } from './peer-gossip.listener';
+import { PeerGossipRelay } from './peer-gossip.relay';
+import { PromptScheduler } from './scheduled-prompts.scheduler';
+import { isFinalRefusal } from './support/final-refusal';
+
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
+
+const WORKERS = [
+  HiveTaskRelay,
+  EncounterNotificationRelay,
+  PeerGossipRelay,
+  HiveWorker,
+  HiveResultsListener,
+  PeerGossipListener,
+  GoalTimeoutSweeper,
+  PromptScheduler,
+  EncounterInboxSweeper,
+];
+
+@Module({
+  imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
+  providers: [...PROCESS_MANAGERS, ...WORKERS],
+})
+export class SagasModule implements OnModuleInit {
+  constructor(
+    private readonly runner: SagaRunner,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    const processManagers: ProcessManager[] = PROCESS_MANAGERS.map((type) => this.moduleRef.get(type));
+    this.runner.register({ processManagers, isRefusal: isFinalRefusal });
+  }
+}
