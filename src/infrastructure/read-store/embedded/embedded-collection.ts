@@ -19,7 +19,7 @@ import {
   UpdateResult,
 } from '../read-store.port';
 import { runBulkWrite } from './embedded-bulk-write';
-import { compileFilter, fastUpdate, touches, UNDECIDED } from './fast-paths';
+import { evaluate, fastUpdate, touches, UNDECIDED, UNSUPPORTED } from './fast-paths';
 import { EmbeddedIndex } from './embedded-index';
 import {
   assertReplacement,
@@ -285,13 +285,15 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   /** The filter as a test: the fast path where it decides, mingo (compiled once, when first needed) otherwise. */
   private tester(filter: Filter): (doc: Doc) => boolean {
-    const fast = compileFilter(filter);
     let query: Query | null = null;
-    const general = (doc: Doc): boolean => (query ??= new Query(filter, QUERY_OPTIONS)).test(doc);
-    if (!fast) return general;
+    let fastCovers = true;
     return (doc) => {
-      const result = fast(doc);
-      return result === UNDECIDED ? general(doc) : result;
+      if (fastCovers) {
+        const answer = evaluate(filter, doc);
+        if (typeof answer === 'boolean') return answer;
+        if (answer === UNSUPPORTED) fastCovers = false;
+      }
+      return (query ??= new Query(filter, QUERY_OPTIONS)).test(doc);
     };
   }
 
@@ -388,12 +390,14 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     if (next._id !== current._id) {
       throw new Error(`Performing an update on the path '_id' would modify the immutable field '_id'`);
     }
-    const indexes = paths ? [...this.indexes.values()].filter((index) => index.fields.some((field) => paths.some((path) => touches(path, field)))) : [...this.indexes.values()];
-    for (const index of indexes) {
-      const clash = index.findClash(next, current._id);
-      if (clash) throw new DuplicateKeyError(this.name, clash);
+    if (this.indexes.size > 0) {
+      const indexes = paths ? [...this.indexes.values()].filter((index) => index.fields.some((field) => paths.some((path) => touches(path, field)))) : [...this.indexes.values()];
+      for (const index of indexes) {
+        const clash = index.findClash(next, current._id);
+        if (clash) throw new DuplicateKeyError(this.name, clash);
+      }
+      for (const index of indexes) index.replace(current, next);
     }
-    for (const index of indexes) index.replace(current, next);
     this.docs.set(next._id, next);
     this.observer.documentChanged(this.name, next._id);
   }

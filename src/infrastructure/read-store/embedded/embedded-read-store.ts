@@ -5,7 +5,11 @@ import { ReadStoreChanges, SqliteReadStoreFile } from './sqlite-read-store-file'
 export interface EmbeddedReadStoreOptions {
   /** SQLite file to persist to; null keeps everything in memory only */
   file: string | null;
-  /** how long writes are gathered before they are flushed in one transaction */
+  /**
+   * how long writes are gathered before they are flushed in one transaction;
+   * under a steady stream of writes (a rebuild, a catch-up) the pause grows
+   * so that writing to the file takes at most a tenth of the time
+   */
   flushIntervalMs?: number;
 }
 
@@ -36,6 +40,8 @@ export class EmbeddedReadStore implements ReadStore {
   private readonly dirtyCheckpoints = new Set<string>();
   private flushTimer: NodeJS.Timeout | null = null;
   private flushCount = 0;
+  /** how long the last flush took: the next one waits at least ten times that */
+  private lastFlushMs = 0;
 
   private readonly observer: CollectionObserver = {
     assertOpen: () => this.assertOpen(),
@@ -178,7 +184,7 @@ export class EmbeddedReadStore implements ReadStore {
         // the changes stay dirty: try again later; flush()/close() throw if it keeps failing
         this.scheduleFlush();
       }
-    }, this.flushIntervalMs);
+    }, Math.max(this.flushIntervalMs, this.lastFlushMs * 10));
     // a pending write-behind must not keep the process alive; close() flushes
     this.flushTimer.unref();
   }
@@ -190,7 +196,9 @@ export class EmbeddedReadStore implements ReadStore {
     }
     if (!this.file || !this.hasChanges()) return;
     // better-sqlite3 is synchronous: nothing can change between collecting and committing
+    const started = performance.now();
     this.file.write(this.collectChanges());
+    this.lastFlushMs = performance.now() - started;
     this.dirtyDocuments.clear();
     this.dirtyIndexes.clear();
     this.droppedCollections.clear();

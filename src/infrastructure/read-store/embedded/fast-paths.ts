@@ -15,21 +15,27 @@
 import type { Doc, Filter } from '../read-store.port';
 import { isPlainObject } from './document-utils';
 
-/** A compiled filter's answer when the document needs the general evaluator. */
+/** The fast path cannot answer for this document (an array on a path, a mixed-type comparison): ask mingo. */
 export const UNDECIDED = Symbol('undecided');
-export type FastPredicate = (doc: Doc) => boolean | typeof UNDECIDED;
+/** The fast path does not cover this filter at all: ask mingo, for every document. */
+export const UNSUPPORTED = Symbol('unsupported');
+export type FastAnswer = boolean | typeof UNDECIDED | typeof UNSUPPORTED;
 
 type Scalar = string | number | boolean | null;
-type Condition = (value: unknown) => boolean | typeof UNDECIDED;
 
 function isScalar(value: unknown): value is Scalar {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
+function isOperand(value: unknown): value is number | string {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
 /** The value at a dot path; UNDECIDED when the path crosses an array (MongoDB would fan out). */
-function valueAt(doc: unknown, segments: readonly string[]): unknown {
+function valueAt(doc: unknown, path: string): unknown {
+  if (path.indexOf('.') < 0) return isPlainObject(doc) ? doc[path] : undefined;
   let node = doc;
-  for (const segment of segments) {
+  for (const segment of path.split('.')) {
     if (Array.isArray(node)) return UNDECIDED;
     if (!isPlainObject(node)) return undefined;
     node = node[segment];
@@ -37,168 +43,144 @@ function valueAt(doc: unknown, segments: readonly string[]): unknown {
   return node;
 }
 
-function sameScalar(value: unknown, operand: Scalar): boolean {
-  if (operand === null) return value === null || value === undefined;
-  return value === operand;
-}
-
 /** Equality as MongoDB tests it against a scalar: the value, or an element of an array value. */
 function equals(value: unknown, operand: Scalar): boolean | typeof UNDECIDED {
   if (Array.isArray(value)) {
     if (operand === null) return UNDECIDED; // null vs arrays of nulls/missing: leave to mingo
-    return value.some((element) => element === operand);
+    return value.includes(operand);
   }
-  return sameScalar(value, operand);
+  if (operand === null) return value === null || value === undefined;
+  return value === operand;
 }
 
-function compare(value: unknown, operand: unknown, test: (order: number) => boolean): boolean | typeof UNDECIDED {
+function compare(value: unknown, operand: number | string, operator: string): boolean | typeof UNDECIDED {
   if (Array.isArray(value)) return UNDECIDED;
-  if (typeof operand === 'number' && Number.isFinite(operand)) {
-    return typeof value === 'number' && Number.isFinite(value) ? test(value - operand) : false;
+  // MongoDB compares within a type bracket only
+  if (typeof value !== typeof operand || (typeof value === 'number' && !Number.isFinite(value))) return false;
+  const order = (value as number | string) < operand ? -1 : (value as number | string) > operand ? 1 : 0;
+  switch (operator) {
+    case '$gt':
+      return order > 0;
+    case '$gte':
+      return order >= 0;
+    case '$lt':
+      return order < 0;
+    default:
+      return order <= 0;
   }
-  if (typeof operand === 'string') {
-    return typeof value === 'string' ? test(value < operand ? -1 : value > operand ? 1 : 0) : false;
-  }
-  return UNDECIDED;
 }
 
-function negate(result: boolean | typeof UNDECIDED): boolean | typeof UNDECIDED {
-  return result === UNDECIDED ? UNDECIDED : !result;
+function negate(answer: FastAnswer): FastAnswer {
+  return typeof answer === 'boolean' ? !answer : answer;
 }
 
-/** One operator of a field expression, or null when the fast path does not cover it. */
-function operatorCondition(operator: string, operand: unknown): Condition | null {
+function anyOf(value: unknown, operands: unknown): FastAnswer {
+  if (!Array.isArray(operands)) return UNSUPPORTED;
+  let undecided = false;
+  for (const candidate of operands) {
+    if (!isScalar(candidate)) return UNSUPPORTED;
+    const result = equals(value, candidate);
+    if (result === true) return true;
+    if (result === UNDECIDED) undecided = true;
+  }
+  return undecided ? UNDECIDED : false;
+}
+
+/** One operator of a field expression against the field's value. */
+function operatorAnswer(operator: string, operand: unknown, value: unknown): FastAnswer {
   switch (operator) {
     case '$eq':
-      return isScalar(operand) ? (value) => equals(value, operand) : null;
+      return isScalar(operand) ? equals(value, operand) : UNSUPPORTED;
     case '$ne':
-      return isScalar(operand) ? (value) => negate(equals(value, operand)) : null;
+      return isScalar(operand) ? negate(equals(value, operand)) : UNSUPPORTED;
     case '$gt':
-      return (value) => compare(value, operand, (order) => order > 0);
     case '$gte':
-      return (value) => compare(value, operand, (order) => order >= 0);
     case '$lt':
-      return (value) => compare(value, operand, (order) => order < 0);
     case '$lte':
-      return (value) => compare(value, operand, (order) => order <= 0);
+      return isOperand(operand) ? compare(value, operand, operator) : UNSUPPORTED;
     case '$in':
-    case '$nin': {
-      if (!Array.isArray(operand) || !operand.every(isScalar)) return null;
-      const any = (value: unknown) => {
-        let undecided = false;
-        for (const candidate of operand) {
-          const result = equals(value, candidate);
-          if (result === true) return true;
-          if (result === UNDECIDED) undecided = true;
-        }
-        return undecided ? UNDECIDED : false;
-      };
-      return operator === '$in' ? any : (value) => negate(any(value));
-    }
+      return anyOf(value, operand);
+    case '$nin':
+      return negate(anyOf(value, operand));
     case '$exists':
-      return typeof operand === 'boolean' ? (value) => (value !== undefined) === operand : null;
-    case '$not': {
-      if (!isPlainObject(operand) || Object.keys(operand).length === 0) return null;
-      const inner = expressionCondition(operand);
-      return inner ? (value) => negate(inner(value)) : null;
-    }
+      return typeof operand === 'boolean' ? (value !== undefined) === operand : UNSUPPORTED;
+    case '$not':
+      return isPlainObject(operand) ? negate(expressionAnswer(operand, value)) : UNSUPPORTED;
     default:
-      return null;
+      return UNSUPPORTED;
   }
 }
 
 /** `{ $gte: 1, $lt: 5 }`: all operators must hold. */
-function expressionCondition(expression: Record<string, unknown>): Condition | null {
-  const conditions: Condition[] = [];
-  for (const [operator, operand] of Object.entries(expression)) {
-    if (!operator.startsWith('$')) return null;
-    // range operators need a number or a string operand to be covered here
-    if (['$gt', '$gte', '$lt', '$lte'].includes(operator) && !(typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))) {
-      return null;
-    }
-    const condition = operatorCondition(operator, operand);
-    if (!condition) return null;
-    conditions.push(condition);
+function expressionAnswer(expression: Record<string, unknown>, value: unknown): FastAnswer {
+  let answer: FastAnswer = true;
+  let any = false;
+  for (const operator in expression) {
+    any = true;
+    if (operator.charCodeAt(0) !== 36 /* $ */) return UNSUPPORTED;
+    const result = operatorAnswer(operator, expression[operator], value);
+    if (result === UNSUPPORTED) return UNSUPPORTED;
+    if (result === false) answer = false;
+    else if (result === UNDECIDED && answer === true) answer = UNDECIDED;
   }
-  if (conditions.length === 1) return conditions[0];
-  return (value) => {
-    let undecided = false;
-    for (const condition of conditions) {
-      const result = condition(value);
-      if (result === false) return false;
-      if (result === UNDECIDED) undecided = true;
-    }
-    return undecided ? UNDECIDED : true;
-  };
+  return any ? answer : UNSUPPORTED;
 }
 
-function fieldCondition(condition: unknown): Condition | null {
-  if (isScalar(condition)) return (value) => equals(value, condition);
+function fieldAnswer(condition: unknown, value: unknown): FastAnswer {
+  if (isScalar(condition)) return equals(value, condition);
   if (isPlainObject(condition)) {
-    const keys = Object.keys(condition);
-    if (keys.length > 0 && keys.every((key) => key.startsWith('$'))) return expressionCondition(condition);
-  }
-  return null; // literal sub-documents and arrays: mingo
-}
-
-function clausePredicate(field: string, condition: unknown): FastPredicate | null {
-  if (field === '$and' || field === '$or') {
-    if (!Array.isArray(condition) || condition.length === 0) return null;
-    const parts = condition.map((part) => (isPlainObject(part) ? compileFilter(part) : null));
-    if (parts.some((part) => part === null)) return null;
-    const predicates = parts as FastPredicate[];
-    const decisive = field === '$and' ? false : true;
-    return (doc) => {
-      let undecided = false;
-      for (const predicate of predicates) {
-        const result = predicate(doc);
-        if (result === decisive) return decisive;
-        if (result === UNDECIDED) undecided = true;
-      }
-      return undecided ? UNDECIDED : !decisive;
-    };
-  }
-  if (field.startsWith('$')) return null;
-  const segments = field.split('.');
-  if (segments.some((segment) => segment === '' || /^\d+$/.test(segment) || segment.startsWith('$'))) return null;
-  const test = fieldCondition(condition);
-  if (!test) return null;
-  if (segments.length === 1) {
-    const key = segments[0];
-    return (doc) => test(doc[key]);
-  }
-  return (doc) => {
-    const value = valueAt(doc, segments);
-    return value === UNDECIDED ? UNDECIDED : test(value);
-  };
-}
-
-/** A predicate equivalent to the filter, or null when only mingo can evaluate it. */
-export function compileFilter(filter: Filter): FastPredicate | null {
-  const clauses: FastPredicate[] = [];
-  for (const [field, condition] of Object.entries(filter)) {
-    const predicate = clausePredicate(field, condition);
-    if (!predicate) return null;
-    clauses.push(predicate);
-  }
-  if (clauses.length === 0) return () => true;
-  if (clauses.length === 1) return clauses[0];
-  return (doc) => {
-    let undecided = false;
-    for (const clause of clauses) {
-      const result = clause(doc);
-      if (result === false) return false;
-      if (result === UNDECIDED) undecided = true;
+    for (const key in condition) {
+      // literal sub-documents: mingo
+      return key.charCodeAt(0) === 36 ? expressionAnswer(condition, value) : UNSUPPORTED;
     }
-    return undecided ? UNDECIDED : true;
-  };
+  }
+  return UNSUPPORTED; // arrays, empty objects, RegExps
 }
 
-/** The filter without `_id`, compiled; `null` when it needs mingo. Used after an `_id` lookup. */
-export function compileRest(filter: Filter): FastPredicate | null {
-  if (!('_id' in filter)) return compileFilter(filter);
-  const { _id: _ignored, ...rest } = filter;
-  return compileFilter(rest);
+function isCoveredPath(path: string): boolean {
+  if (path === '' || path.charCodeAt(0) === 36) return false;
+  if (path.indexOf('.') < 0) return true;
+  return path.split('.').every((segment) => segment !== '' && segment.charCodeAt(0) !== 36 && !/^\d+$/.test(segment));
+}
+
+/**
+ * The filter's answer for one document, without compiling anything or
+ * allocating: true/false where it is sure, UNDECIDED where mingo must look
+ * at this document, UNSUPPORTED where the filter needs mingo altogether.
+ */
+export function evaluate(filter: Record<string, unknown>, doc: Doc): FastAnswer {
+  let answer: FastAnswer = true;
+  for (const field in filter) {
+    const condition = filter[field];
+    let result: FastAnswer;
+    if (field === '$and' || field === '$or') {
+      result = logical(field, condition, doc);
+    } else if (!isCoveredPath(field)) {
+      return UNSUPPORTED;
+    } else {
+      const value = valueAt(doc, field);
+      result = value === UNDECIDED ? UNDECIDED : fieldAnswer(condition, value);
+    }
+    if (result === UNSUPPORTED) return UNSUPPORTED;
+    if (result === false) answer = false;
+    else if (result === UNDECIDED && answer === true) answer = UNDECIDED;
+  }
+  return answer;
+}
+
+function logical(operator: '$and' | '$or', parts: unknown, doc: Doc): FastAnswer {
+  if (!Array.isArray(parts) || parts.length === 0) return UNSUPPORTED;
+  const decisive = operator === '$or';
+  let undecided = false;
+  let decided = false;
+  for (const part of parts) {
+    if (!isPlainObject(part)) return UNSUPPORTED;
+    const result = evaluate(part, doc);
+    if (result === UNSUPPORTED) return UNSUPPORTED;
+    if (result === decisive) decided = true;
+    else if (result === UNDECIDED) undecided = true;
+  }
+  return decided ? decisive : undecided ? UNDECIDED : !decisive;
 }
 
 // ---- updates ----
@@ -228,25 +210,49 @@ interface PathChange {
   operand: unknown;
 }
 
+/** Parsed paths by their text: projections write the same few paths over and over. */
+const parsedPaths = new Map<string, string[] | null>();
+
+function segmentsOf(path: string): string[] | null {
+  let segments = parsedPaths.get(path);
+  if (segments === undefined) {
+    const split = path.split('.');
+    const covered = split.every((segment) => segment !== '' && !segment.startsWith('$') && !/^\d+$/.test(segment)) && split[0] !== '_id';
+    segments = covered ? split : null;
+    if (parsedPaths.size < 10_000) parsedPaths.set(path, segments);
+  }
+  return segments;
+}
+
+/** `b` equals `a` or lies under it (`a` = "x", `b` = "x.y"). */
+function coversPath(a: string, b: string): boolean {
+  return b === a || (b.length > a.length && b.charCodeAt(a.length) === 46 /* . */ && b.startsWith(a));
+}
+
 function pathChanges(modifier: Record<string, unknown>): PathChange[] | null {
   const changes: PathChange[] = [];
-  for (const [operator, fields] of Object.entries(modifier)) {
+  for (const operator in modifier) {
+    const fields = modifier[operator];
     if (!COVERED.has(operator) || !isPlainObject(fields)) return null;
-    for (const [path, operand] of Object.entries(fields)) {
-      const segments = path.split('.');
-      if (segments.some((segment) => segment === '' || segment.startsWith('$') || /^\d+$/.test(segment))) return null;
-      if (segments[0] === '_id') return null;
-      if (operator !== '$unset' && !isJsonPlain(operand)) return null;
-      if ((operator === '$inc' && !(typeof operand === 'number' && Number.isFinite(operand))) || ((operator === '$max' || operator === '$min') && !isScalar(operand))) {
+    for (const path in fields) {
+      const operand = fields[path];
+      const segments = segmentsOf(path);
+      if (!segments) return null;
+      if (operator === '$inc') {
+        if (!(typeof operand === 'number' && Number.isFinite(operand))) return null;
+      } else if (operator === '$max' || operator === '$min') {
+        if (!isScalar(operand)) return null;
+      } else if (operator === '$set' && !isJsonPlain(operand)) {
         return null;
       }
       changes.push({ operator, path, segments, operand });
     }
   }
   // two changes on one path, or on a path and its prefix: MongoDB refuses; leave the error to the general path
-  const paths = changes.map((change) => change.path).sort();
-  for (let i = 1; i < paths.length; i++) {
-    if (paths[i] === paths[i - 1] || paths[i].startsWith(`${paths[i - 1]}.`)) return null;
+  for (let i = 0; i < changes.length; i++) {
+    for (let j = i + 1; j < changes.length; j++) {
+      if (coversPath(changes[i].path, changes[j].path) || coversPath(changes[j].path, changes[i].path)) return null;
+    }
   }
   return changes;
 }
@@ -266,7 +272,8 @@ export function fastUpdate(current: Doc, modifier: Record<string, unknown>): Fas
   const changes = pathChanges(modifier);
   if (!changes) return null;
   const root: Record<string, unknown> = { ...current };
-  const copied = new Set<object>([root]);
+  // the objects this update copied (few: one per level of a dot path)
+  const copied: object[] = [root];
   let changed = false;
 
   /** The object holding the last segment, copied on the way down; null when the path cannot be written. */
@@ -277,16 +284,16 @@ export function fastUpdate(current: Doc, modifier: Record<string, unknown>): Fas
       if (child === undefined) {
         if (!create) return undefined;
         const fresh: Record<string, unknown> = {};
-        copied.add(fresh);
+        copied.push(fresh);
         node[segment] = fresh;
         node = fresh;
         continue;
       }
       if (Array.isArray(child)) return null;
       if (!isPlainObject(child)) return create ? null : undefined;
-      if (!copied.has(child)) {
+      if (!copied.includes(child)) {
         const copy = { ...child };
-        copied.add(copy);
+        copied.push(copy);
         node[segment] = copy;
         node = copy;
       } else {
@@ -353,5 +360,5 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** Whether a write to `path` can change the value an index reads at `field`. */
 export function touches(path: string, field: string): boolean {
-  return path === field || field.startsWith(`${path}.`) || path.startsWith(`${field}.`);
+  return coversPath(path, field) || coversPath(field, path);
 }
