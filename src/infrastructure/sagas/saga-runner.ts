@@ -30,7 +30,7 @@ export const SAGA_CHECKPOINT = 'sagas';
 export interface SagaRunnerOptions {
   /** pause before a failed batch is tried again (default 500 ms) */
   retryDelayMs?: number;
-  /** commands of one batch in flight at once (default 64) */
+  /** commands of one batch in flight at once (default 1,000: a whole batch; the executor groups those of one stream) */
   maxConcurrentCommands?: number;
 }
 
@@ -75,7 +75,7 @@ export class SagaRunner {
     options: SagaRunnerOptions = {},
   ) {
     this.retryDelayMs = options.retryDelayMs ?? 500;
-    this.maxConcurrentCommands = options.maxConcurrentCommands ?? 64;
+    this.maxConcurrentCommands = options.maxConcurrentCommands ?? 1000;
   }
 
   /** Adds process managers; before start(). */

@@ -6,8 +6,9 @@
  *
  * - Commands on one stream run one after another in this process (a queue per
  *   stream), so concurrent requests for one aggregate do not race into
- *   revision conflicts here; across processes the revision check still
- *   decides, and a conflict is retried.
+ *   revision conflicts here; those that queued behind an append in flight are
+ *   decided one after another and appended together. Across processes the
+ *   revision check still decides, and a conflict is retried.
  * - Recent states are cached by stream (AggregateCache): a command folds only
  *   the events appended since, so its cost does not grow with the stream's
  *   history.
@@ -30,7 +31,6 @@ import {
 import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
 import { AggregateCache } from './aggregate-cache';
-import { KeyedMutex } from './keyed-mutex';
 
 /** Who issued the command and why: becomes the events' metadata. */
 export interface CommandContext {
@@ -55,10 +55,21 @@ export interface ExecuteOptions {
   readYourWrites?: boolean;
 }
 
+/** A command waiting for its turn on a stream. */
+interface Pending {
+  decider: Decider<unknown, unknown, DomainEvent>;
+  command: unknown;
+  context: CommandContext;
+  maxRetries: number;
+  resolve(outcome: CommandOutcome<unknown, DomainEvent>): void;
+  reject(error: unknown): void;
+}
+
 @Injectable()
 export class CommandExecutor {
   private readonly cache: AggregateCache;
-  private readonly queues = new KeyedMutex();
+  /** commands waiting per stream; a stream is in this map while it is being worked on */
+  private readonly waiting = new Map<string, Pending[]>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -77,7 +88,23 @@ export class CommandExecutor {
     context: CommandContext,
     options: ExecuteOptions = {},
   ): Promise<CommandOutcome<S, E>> {
-    const outcome = await this.queues.run(streamId, () => this.decideAndAppend(decider, streamId, command, context, options.maxRetries ?? 5));
+    const outcome = await new Promise<CommandOutcome<S, E>>((resolve, reject) => {
+      const pending: Pending = {
+        decider: decider as unknown as Pending['decider'],
+        command,
+        context,
+        maxRetries: options.maxRetries ?? 5,
+        resolve: resolve as Pending['resolve'],
+        reject,
+      };
+      const queue = this.waiting.get(streamId);
+      if (queue) {
+        queue.push(pending);
+        return;
+      }
+      this.waiting.set(streamId, [pending]);
+      void this.drain(streamId);
+    });
     if (outcome.position > 0 && options.readYourWrites !== false) {
       await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
     }
@@ -101,29 +128,70 @@ export class CommandExecutor {
     return this.cache.stats;
   }
 
-  private async decideAndAppend<S, C, E extends DomainEvent>(
-    decider: Decider<S, C, E>,
-    streamId: string,
-    command: C,
-    context: CommandContext,
-    maxRetries: number,
-  ): Promise<CommandOutcome<S, E>> {
-    for (let attempt = 0; ; attempt++) {
-      const { state, revision } = await this.load(decider, streamId);
-      const now = this.clock.now();
-      const events = decider.decide(command, state, now);
-      if (events.length === 0) return { events, state, revision, position: 0 };
+  /**
+   * Works through a stream's queue: the commands that arrived while the last
+   * append was in flight (of one decider, in arrival order) are decided one
+   * after another on the evolving state and appended together, in one
+   * append: one command after another, in one round trip.
+   */
+  private async drain(streamId: string): Promise<void> {
+    const queue = this.waiting.get(streamId)!;
+    while (queue.length > 0) {
+      const decider = queue[0].decider;
+      let count = 1;
+      while (count < queue.length && queue[count].decider === decider) count++;
+      const batch = queue.splice(0, count);
       try {
-        const result = await this.store.append(
-          streamId,
-          events.map((e) => this.toNewEvent(e, context, now)),
-          revision < 0 ? 'no_stream' : revision,
-        );
-        const next = events.reduce(decider.evolve, state);
-        this.cache.set(streamId, { owner: decider, state: next, revision: result.nextExpectedRevision });
-        return { events, state: next, revision: result.nextExpectedRevision, position: result.position };
+        await this.decideAndAppend(decider, streamId, batch);
       } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxRetries) throw error;
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.waiting.delete(streamId);
+  }
+
+  /**
+   * Decides each command on the state the previous ones left (a refused one
+   * is rejected and leaves the state as it was), appends all their events at
+   * the revision that was read, and settles each with its own outcome. On a
+   * revision conflict (another node wrote) the whole batch is decided again
+   * on the new state; a command whose retries are spent gets the conflict.
+   */
+  private async decideAndAppend(decider: Pending['decider'], streamId: string, batch: Pending[]): Promise<void> {
+    let remaining = batch;
+    for (let attempt = 0; remaining.length > 0; attempt++) {
+      const { state: loaded, revision } = await this.load(decider, streamId);
+      const now = this.clock.now();
+      const decided: { pending: Pending; events: DomainEvent[]; state: unknown; offset: number }[] = [];
+      const all: NewEvent[] = [];
+      let state = loaded;
+      for (const pending of remaining) {
+        try {
+          const events = decider.decide(pending.command, state, now);
+          for (const event of events) state = decider.evolve(state, event);
+          decided.push({ pending, events, state, offset: all.length + events.length });
+          for (const event of events) all.push(this.toNewEvent(event, pending.context, now));
+        } catch (error) {
+          pending.reject(error);
+        }
+      }
+      if (all.length === 0) {
+        for (const { pending } of decided) pending.resolve({ events: [], state: loaded, revision, position: 0 });
+        return;
+      }
+      try {
+        const result = await this.store.append(streamId, all, revision < 0 ? 'no_stream' : revision);
+        this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision });
+        for (const d of decided) {
+          const after = revision + d.offset;
+          d.pending.resolve({ events: d.events, state: d.state, revision: after, position: d.events.length > 0 ? result.position : 0 });
+        }
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        const exhausted = decided.filter((d) => attempt >= d.pending.maxRetries);
+        for (const d of exhausted) d.pending.reject(error);
+        remaining = decided.filter((d) => attempt < d.pending.maxRetries).map((d) => d.pending);
       }
     }
   }
