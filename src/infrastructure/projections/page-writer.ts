@@ -2,8 +2,10 @@
  * The ProjectionWriter of one page of events, shared by every projection the
  * page reaches: writes are queued (tagged with the projection that made
  * them, so a failing projection's writes can be dropped) and stored with the
- * checkpoints in one ReadStore.commit. Reading through `reads` commits what
- * is queued first, so a projection always reads its own writes.
+ * checkpoints in one ReadStore.commit. Reading a collection through `reads`
+ * first commits what is queued when some of it is for that collection, so a
+ * projection always reads its own writes (and a read of another collection
+ * costs no commit).
  */
 import type { BulkOperation, Collection, Doc, QueuedWrite, ReadStore } from '../read-store/read-store.port';
 import type { ProjectionWriter, WriteOptions } from './projection';
@@ -15,6 +17,8 @@ export class PageWriter implements ProjectionWriter {
   owner = '';
   private queue: QueuedWrite[] = [];
   private owners: string[] = [];
+  /** collections with queued writes */
+  private readonly dirty = new Set<string>();
   readonly reads: ReadStore;
 
   constructor(private readonly store: ReadStore) {
@@ -24,6 +28,7 @@ export class PageWriter implements ProjectionWriter {
   write(collection: string, operation: BulkOperation, options: WriteOptions = {}): void {
     this.queue.push({ collection, operation, duplicateIdMeansApplied: options.duplicateIdMeansApplied });
     this.owners.push(this.owner);
+    this.dirty.add(collection);
   }
 
   get pending(): number {
@@ -42,14 +47,15 @@ export class PageWriter implements ProjectionWriter {
     const writes = this.queue;
     this.queue = [];
     this.owners = [];
+    this.dirty.clear();
     if (writes.length === 0 && checkpoints.size === 0) return;
     await this.store.commit(writes, checkpoints);
   }
 
   /** A view of the store whose reads first commit the queued writes; everything else passes through. */
   private committingReads(): ReadStore {
-    const commitFirst = async <T>(read: () => Promise<T>): Promise<T> => {
-      if (this.queue.length > 0) await this.commit();
+    const commitFirst = async <T>(name: string, read: () => Promise<T>): Promise<T> => {
+      if (this.dirty.has(name)) await this.commit();
       return read();
     };
     const collection = <T extends Doc>(name: string): Collection<T> =>
@@ -58,7 +64,7 @@ export class PageWriter implements ProjectionWriter {
           const value = Reflect.get(target, property, target) as unknown;
           if (typeof value !== 'function') return value;
           const method = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-          return READS.has(property) ? (...args: unknown[]) => commitFirst(() => method(...args)) : method;
+          return READS.has(property) ? (...args: unknown[]) => commitFirst(name, () => method(...args)) : method;
         },
       });
     return new Proxy(this.store, {
