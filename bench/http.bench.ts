@@ -82,6 +82,8 @@ export interface Server {
 /** Starts the app in a child process (bench/http-server.ts); `appEnv` adds settings to its loadConfig environment. */
 export async function startServer(dataDir: string, appEnv: Record<string, string> = {}): Promise<Server> {
   const child = fork(join(__dirname, 'http-server.js'), [], {
+    // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the app under load
+    execArgv: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
     env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_APP_ENV: JSON.stringify(appEnv) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -160,4 +160,20 @@ describe('CommandExecutor', () => {
     await uncached.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context);
     expect(readStream).toHaveBeenCalledWith('counter-1', undefined);
   });
+
+  it('given a fresh stream id, when executed as a new stream, then nothing is read and the append expects no stream', async () => {
+    const reads = jest.spyOn(store, 'readStream');
+    const appends = jest.spyOn(store, 'append');
+    const outcome = await executor.execute(counter, 'counter-new', { kind: 'increment', by: 1 }, context, { newStream: true });
+    expect(outcome.state).toBe(1);
+    expect(reads).not.toHaveBeenCalled();
+    expect(appends.mock.calls[0][2]).toBe('no_stream');
+  });
+
+  it('given a stream that did exist, when executed as a new stream, then the conflict is read and decided again', async () => {
+    await node('node-other').execute(counter, 'counter-1', { kind: 'increment', by: 2 }, context);
+    const outcome = await executor.execute(counter, 'counter-1', { kind: 'increment', by: 1 }, context, { newStream: true });
+    expect(outcome.state).toBe(3);
+    expect((await store.readStream('counter-1')).map((e) => e.data.by)).toEqual([2, 1]);
+  });
 });

@@ -53,6 +53,12 @@ export interface ExecuteOptions {
   maxRetries?: number;
   /** wait for projections before returning (default true) */
   readYourWrites?: boolean;
+  /**
+   * The caller just made the stream id up (a random id): decide on the initial
+   * state without reading the stream. Safe either way: the append expects no
+   * stream, so a stream that did exist is a conflict, read and decided again.
+   */
+  newStream?: boolean;
 }
 
 /** A command waiting for its turn on a stream. */
@@ -61,6 +67,7 @@ interface Pending {
   command: unknown;
   context: CommandContext;
   maxRetries: number;
+  newStream: boolean;
   resolve(outcome: CommandOutcome<unknown, DomainEvent>): void;
   reject(error: unknown): void;
 }
@@ -94,6 +101,7 @@ export class CommandExecutor {
         command,
         context,
         maxRetries: options.maxRetries ?? 5,
+        newStream: options.newStream === true,
         resolve: resolve as Pending['resolve'],
         reject,
       };
@@ -160,7 +168,8 @@ export class CommandExecutor {
   private async decideAndAppend(decider: Pending['decider'], streamId: string, batch: Pending[]): Promise<void> {
     let remaining = batch;
     for (let attempt = 0; remaining.length > 0; attempt++) {
-      const { state: loaded, revision } = await this.load(decider, streamId);
+      const assumeNew = attempt === 0 && remaining.every((pending) => pending.newStream) && !this.cache.get(streamId, decider);
+      const { state: loaded, revision } = assumeNew ? { state: decider.initialState, revision: -1 } : await this.load(decider, streamId);
       const now = this.clock.now();
       const decided: { pending: Pending; events: DomainEvent[]; state: unknown; offset: number }[] = [];
       const all: NewEvent[] = [];

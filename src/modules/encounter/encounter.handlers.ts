@@ -114,6 +114,8 @@ export class RecordSightingHandler implements ICommandHandler<RecordSighting> {
         limits: this.limits,
       },
       context,
+      // a fresh random id: nothing to read
+      { newStream: true },
     );
     const sighting = state.recorded!;
     return {
