@@ -19,8 +19,6 @@ import { adapterEnv } from '../support/adapters';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
 
-// Until the lead wires ContestModule into AppModule: add it here if it is missing.
-
 jest.setTimeout(60_000);
 
 const WINDOW = { SVC_CONTEST_START: '2026-01-01T00:00:00', SVC_CONTEST_END: '2099-01-01T00:00:00' };

@@ -1,6 +1,8 @@
 /**
- * Starts the real application on the embedded default, on a free loopback
- * port with its own temporary DATA_DIR, and gives tests a small HTTP client.
+ * Starts the real application on a free loopback port with its own temporary
+ * DATA_DIR, on the adapters of the jest project (the embedded default, or
+ * MongoDB and Kafka: adapters.ts), and gives tests a small HTTP client and
+ * `settled`, the drain before asserting that nothing more happens.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
