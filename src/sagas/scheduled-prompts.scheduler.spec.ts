@@ -41,6 +41,7 @@ class InTestPipeline extends ChatPipeline {
   readonly calls: ChatRequest[] = [];
   readonly recorded = new Map<string, ChatReply>();
   readonly failures: unknown[] = [];
+  /** the pipeline's working time: part of the given (a run that is still under way), never a wait in a test */
   delayMs = 5;
 
   async run(request: ChatRequest): Promise<ChatReply> {

@@ -20,7 +20,7 @@
  * pipeline records once (it answers the first run's response), so the
  * conversation gets the result once. See docs/chat-scheduler.md.
  */
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, HttpException } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import {
   type ScheduledPromptClaimed,
   type ScheduledPromptEvent,
@@ -44,11 +44,9 @@ export const SCHEDULER_ACTOR = 'system:scheduler';
 /** What one run of a due prompt came to. */
 export type RunOutcome = 'completed' | 'failed' | 'retry' | 'skipped';
 
-/** A refusal of the input (guardrail, budget, bad request) fails for good; anything else may pass on a retry. */
+/** A refusal of the input (guardrail, budget, bad request: a DomainError) fails for good; anything else may pass on a retry. */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof DomainError) return false;
-  if (error instanceof HttpException) return error.getStatus() >= 500;
-  return true;
+  return !(error instanceof DomainError);
 }
 
 function messageOf(error: unknown): string {

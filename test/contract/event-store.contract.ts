@@ -9,6 +9,7 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from '../../src/infrastructure/event-store/event-store.port';
+import { eventually } from '../support/eventually';
 
 /**
  * The behaviour every EventStore adapter must show, written against the port only.
@@ -38,6 +39,21 @@ export function describeEventStoreContract(
       const subscription = store.subscribeToAll({ fromPosition }, handler);
       subscriptions.push(subscription);
       return subscription;
+    }
+
+    /**
+     * The explicit drain for "no further delivery": appends one event while a
+     * witness subscription is live, and resolves once the witness received it,
+     * so the commit has been announced to every live subscription.
+     */
+    async function appendWitnessed(streamId: string, expected: ExpectedRevision): Promise<void> {
+      const seen: RecordedEvent[] = [];
+      const witness = subscribe(await store.headPosition(), async (events) => {
+        seen.push(...events);
+      });
+      await store.append(streamId, [newEvent()], expected);
+      await eventually('the witness to receive the append', () => seen.some(isIn(streamId)));
+      await witness.stop();
     }
 
     describe('append and expected revision', () => {
@@ -249,11 +265,11 @@ export function describeEventStoreContract(
         subscribe(head, async (events) => {
           received.push(...events);
         });
-        await waitFor(() => received.filter(isIn(streamId)).length === 3);
+        await eventually('the subscription to deliver them', () => received.filter(isIn(streamId)).length === 3);
 
         await store.append(streamId, [newEvent(), newEvent()], 2);
 
-        await waitFor(() => received.filter(isIn(streamId)).length === 5);
+        await eventually('the subscription to deliver them', () => received.filter(isIn(streamId)).length === 5);
         expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4]);
         expectStrictlyIncreasingAfter(received, head);
       });
@@ -268,7 +284,7 @@ export function describeEventStoreContract(
           received.push(...events);
         });
 
-        await waitFor(() => received.filter(isIn(streamId)).length === 2);
+        await eventually('the subscription to deliver them', () => received.filter(isIn(streamId)).length === 2);
         expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([2, 3]);
         expectStrictlyIncreasingAfter(received, checkpoint);
       });
@@ -280,37 +296,31 @@ export function describeEventStoreContract(
         const subscription = subscribe(head, async (events) => {
           received.push(...events);
         });
-        await waitFor(() => received.some(isIn(streamId)));
+        await eventually('the subscription to deliver them', () => received.some(isIn(streamId)));
 
         await subscription.stop();
-        await store.append(streamId, [newEvent()], 0);
-        await sleep(600);
+        await expect(subscription.done).resolves.toBeUndefined();
+        await appendWitnessed(streamId, 0);
 
         expect(received.filter(isIn(streamId)).map((e) => e.revision)).toEqual([0]);
-        await expect(subscription.done).resolves.toBeUndefined();
       });
 
       it('given a handler in flight, when stop() is called, then it resolves only after the handler returns', async () => {
         const head = await store.headPosition();
         await givenStream(1);
-        const release = deferred();
         const entered = deferred();
-        let handlerReturned = false;
+        const order: string[] = [];
         const subscription = subscribe(head, async () => {
           entered.resolve();
-          await release.promise;
-          handlerReturned = true;
+          // a slow handler: part of the given, it is still running 50 ms after stop() was called
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          order.push('handler returned');
         });
         await entered.promise;
 
-        let stopResolved = false;
-        const stopping = subscription.stop().then(() => (stopResolved = true));
-        await sleep(50);
-        expect(stopResolved).toBe(false);
-        release.resolve();
-        await stopping;
+        await subscription.stop().then(() => order.push('stop resolved'));
 
-        expect(handlerReturned).toBe(true);
+        expect(order).toEqual(['handler returned', 'stop resolved']);
       });
 
       it('given a handler that throws, when events arrive, then done rejects with its error and delivery stops', async () => {
@@ -324,8 +334,7 @@ export function describeEventStoreContract(
         });
 
         await expect(subscription.done).rejects.toThrow('projection failed');
-        await store.append(streamId, [newEvent()], 0);
-        await sleep(300);
+        await appendWitnessed(streamId, 0);
         expect(calls).toBe(1);
       });
     });
@@ -418,18 +427,6 @@ function expectStrictlyIncreasingAfter(events: RecordedEvent[], position: number
     expect(event.position).toBeGreaterThan(previous);
     previous = event.position;
   }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(10);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function deferred() {

@@ -14,6 +14,7 @@ import {
   MessageHandler,
   SubscribeOptions,
 } from '../../src/infrastructure/bus/message-bus.port';
+import { eventually } from '../support/eventually';
 
 export interface MessageBusUnderTest {
   bus: MessageBus;
@@ -22,6 +23,8 @@ export interface MessageBusUnderTest {
 }
 
 const DEADLINE_MS = 30_000;
+/** Every wait's bound: on Kafka, group joins and rebalances take seconds. */
+const PATIENTLY = { timeoutMs: DEADLINE_MS, intervalMs: 20 };
 const TEST_TIMEOUT_MS = 90_000;
 
 const runId = randomBytes(3).toString('hex');
@@ -29,15 +32,6 @@ let counter = 0;
 function uniqueName(label: string): string {
   counter += 1;
   return `${label}-${runId}-${counter}`;
-}
-
-/** Polls until `condition` holds; fails with `what` once the deadline passed. */
-async function eventually(what: string, condition: () => boolean, deadlineMs = DEADLINE_MS): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 interface Numbered {
@@ -97,7 +91,7 @@ export function describeMessageBusContract(
         { key: 'agent-1', value: { type: 'AgentCreated', data: { name: 'a', tags: ['x'] } }, headers: { 'correlation-id': 'c-1' } },
       ]);
 
-      await eventually('the message arrived', () => received.length === 1);
+      await eventually('the message arrived', () => received.length === 1, PATIENTLY);
       const [message] = received;
       expect(message).toMatchObject({
         topic,
@@ -127,7 +121,7 @@ export function describeMessageBusContract(
       value.list.push(2);
       value.nested.a = 2;
 
-      await eventually('the message arrived', () => received.length === 1);
+      await eventually('the message arrived', () => received.length === 1, PATIENTLY);
       expect(received[0].value).toEqual({ list: [1], nested: { a: 1 } });
     }, TEST_TIMEOUT_MS);
 
@@ -139,7 +133,7 @@ export function describeMessageBusContract(
       await subscribe({ groupId: uniqueName('g2'), topics: [topic], fromBeginning: true }, second.handler);
       await publishNumbers(topic, 0, 20, (n) => `k${n % 5}`);
 
-      await eventually('both groups got 20', () => first.received.length >= 20 && second.received.length >= 20);
+      await eventually('both groups got 20', () => first.received.length >= 20 && second.received.length >= 20, PATIENTLY);
       const all = Array.from({ length: 20 }, (_, n) => n);
       expect([...new Set(first.numbers())].sort((a, b) => a - b)).toEqual(all);
       expect([...new Set(second.numbers())].sort((a, b) => a - b)).toEqual(all);
@@ -161,7 +155,7 @@ export function describeMessageBusContract(
         if (Date.now() > deadline) throw new Error('one member of the group never received a message');
         await publishNumbers(topic, published, published + 20, (n) => `key-${n}`);
         published += 20;
-        await eventually(`${published} messages were consumed`, () => first.received.length + second.received.length >= published);
+        await eventually(`${published} messages were consumed`, () => first.received.length + second.received.length >= published, PATIENTLY);
       }
 
       const everything = [...first.numbers(), ...second.numbers()].sort((a, b) => a - b);
@@ -190,7 +184,7 @@ export function describeMessageBusContract(
         await publishNumbers(topic, batch * 50, batch * 50 + 50, (n) => `key-${n % 10}`);
       }
 
-      await eventually('200 messages were handled', () => total >= 200);
+      await eventually('200 messages were handled', () => total >= 200, PATIENTLY);
       expect(overlapped).toBe(false);
       for (let k = 0; k < 10; k++) {
         const expected = Array.from({ length: 20 }, (_, i) => i * 10 + k);
@@ -213,7 +207,7 @@ export function describeMessageBusContract(
       });
       await publishNumbers(topic, 0, 3, () => 'same-key');
 
-      await eventually('all three were handled', () => new Set(handled).size === 3);
+      await eventually('all three were handled', () => new Set(handled).size === 3, PATIENTLY);
       expect(attempts.get(1)).toBeGreaterThanOrEqual(2);
       // at-least-once allows repeats; what matters is the first success of each, in order
       expect([...new Set(handled)]).toEqual([0, 1, 2]);
@@ -225,7 +219,7 @@ export function describeMessageBusContract(
       const first = recorder();
       const subscription = await subscribe({ groupId, topics: [topic], fromBeginning: true }, first.handler);
       await publishNumbers(topic, 0, 5, (n) => `k${n % 2}`);
-      await eventually('the first five were handled', () => new Set(first.numbers()).size === 5);
+      await eventually('the first five were handled', () => new Set(first.numbers()).size === 5, PATIENTLY);
       await subscription.stop();
 
       await publishNumbers(topic, 5, 10, (n) => `k${n % 2}`);
@@ -233,7 +227,7 @@ export function describeMessageBusContract(
       // fromBeginning only applies to a group without committed offsets
       await subscribe({ groupId, topics: [topic], fromBeginning: true }, second.handler);
 
-      await eventually('the next five were handled', () => [5, 6, 7, 8, 9].every((n) => second.numbers().includes(n)));
+      await eventually('the next five were handled', () => [5, 6, 7, 8, 9].every((n) => second.numbers().includes(n)), PATIENTLY);
       expect(second.numbers().filter((n) => n < 5)).toEqual([]);
     }, TEST_TIMEOUT_MS);
 
@@ -247,8 +241,8 @@ export function describeMessageBusContract(
       await subscribe({ groupId: uniqueName('from-end'), topics: [topic] }, late.handler);
       await publishNumbers(topic, 3, 4, (n) => `k${n}`);
 
-      await eventually('the early group saw all four', () => new Set(early.numbers()).size === 4);
-      await eventually('the late group saw the new one', () => late.numbers().includes(3));
+      await eventually('the early group saw all four', () => new Set(early.numbers()).size === 4, PATIENTLY);
+      await eventually('the late group saw the new one', () => late.numbers().includes(3), PATIENTLY);
       expect([...new Set(early.numbers())].sort((a, b) => a - b)).toEqual([0, 1, 2, 3]);
       expect(late.numbers()).toEqual([3]);
     }, TEST_TIMEOUT_MS);

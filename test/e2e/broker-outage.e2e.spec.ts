@@ -6,7 +6,8 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { adapterMode } from '../support/adapters';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 import { startKafkaServer, type KafkaServer } from '../support/services/kafka-server';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';
 
@@ -59,7 +60,7 @@ describeOnce('kafka', 'broker outage', () => {
     // The relay creates the topic when it first gets through; wait for that.
     const admin = kafka.admin();
     await admin.connect();
-    await waitUntil(async () => (await admin.listTopics()).includes('outage.events.user'), 120_000);
+    await eventually('the relay to create outage.events.user', async () => (await admin.listTopics()).includes('outage.events.user'), { timeoutMs: 120_000 });
     await admin.disconnect();
     const consumer = kafka.consumer({ groupId: `outage-${Date.now()}` });
     await consumer.connect();
@@ -71,7 +72,7 @@ describeOnce('kafka', 'broker outage', () => {
       },
     });
     try {
-      await waitUntil(() => [before, ...during].every((u) => seen.has(u)), 120_000);
+      await eventually('every registration on the topic', () => [before, ...during].every((u) => seen.has(u)), { timeoutMs: 120_000 });
     } finally {
       await consumer.disconnect();
     }

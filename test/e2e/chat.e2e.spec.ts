@@ -6,7 +6,8 @@
  */
 import { conversationStreamId, recipeStreamId } from '../../src/aggregates/chat/chat.events';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -104,7 +105,11 @@ describe('POST /chat on the offline engine', () => {
     expect(res.body.response).toContain('10');
     const recorded = await events(conversationStreamId(user, 's1'));
     expect(recorded.map((e) => e.type)).toContain('ExpertRunRequested');
-    await waitUntil(async () => (await events(conversationStreamId(user, 's1'))).some((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert'), 15_000);
+    await eventually(
+      'the expert answer',
+      async () => (await events(conversationStreamId(user, 's1'))).some((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert'),
+      { timeoutMs: 15_000 },
+    );
   });
 
   it('given a secret in the prompt, when chatting, then only the redacted prompt is stored', async () => {

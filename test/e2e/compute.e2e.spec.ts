@@ -5,7 +5,8 @@
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { PEER_NODES, type PeerNodeDoc } from '../../src/projections/compute/peer-nodes.read-model';
 import { adapterMode } from '../support/adapters';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';
 
 jest.setTimeout(120_000);
@@ -393,12 +394,12 @@ describeOnce('kafka', 'peer fields gossiped between two nodes', () => {
     asA.headers = { 'x-api-key': keyA };
     const put = await a.request('PUT', SETTINGS, { ...asA, body: { cause_alignment: 'open_research', electricity_rate_kwh: 0.27, auto_settle: false } });
     expect(put.body.peer_fields).toEqual(['cause_alignment', 'electricity_rate_kwh']);
-    await waitUntil(async () => (await peerDocOnB())?.electricity_rate_kwh === 0.27, 60_000);
+    await eventually('the new rate on B', async () => (await peerDocOnB())?.electricity_rate_kwh === 0.27, { timeoutMs: 60_000 });
     const peer = await peerOnB();
     expect(peer.body).toMatchObject({ node_id: `${prefix}-a`, node_tier: 'regional', local: false, provider_identity: { cause_alignment: 'open_research', electricity_rate_kwh: 0.27 } });
 
     await a.request('POST', `${SETTINGS}/provider/join`, { body: {} });
-    await waitUntil(async () => (await peerDocOnB())?.joined === true, 60_000);
+    await eventually('A joined, on B', async () => (await peerDocOnB())?.joined === true, { timeoutMs: 60_000 });
     expect((await peerOnB()).body.joined).toBe(true);
 
     const all = await a.request('GET', `${SETTINGS}/provider?scope=all`, asA);

@@ -16,9 +16,8 @@ import {
   contestLeaderboardProjection,
 } from '../../src/projections/contest/contest-leaderboard.projection';
 import { adapterEnv } from '../support/adapters';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
-
-// Until the lead wires ContestModule into AppModule: add it here if it is missing.
+import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -71,12 +70,6 @@ describe('hive contest over HTTP', () => {
       req.on('error', reject);
       req.end();
     });
-  }
-
-  async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    let value = await read();
-    await waitUntil(async () => ok((value = await read())), 5000).catch(() => undefined);
-    return value;
   }
 
   describe('GET /info', () => {
@@ -150,8 +143,8 @@ describe('hive contest over HTTP', () => {
       expect(overall).toMatchObject({ season_spark: 1, score: 1, track: 'overall', username: user.username, display_name: `D ${user.username}` });
       expect(await walletOf(user.id, 'embodied')).toMatchObject({ score: 1, season_spark: 1, track: 'embodied' });
       expect(await walletOf(user.id, 'digital')).toBeUndefined();
-      // the saga also reacts to ContestJoined: still 1 spark
-      await new Promise((r) => setTimeout(r, 300));
+      // the saga also reacts to ContestJoined: once it and the read models are done, still 1 spark
+      await settled(t);
       expect((await walletOf(user.id)).season_spark).toBe(1);
     });
 
@@ -166,7 +159,7 @@ describe('hive contest over HTTP', () => {
       expect(results.filter((r) => r.body.already_registered === false)).toHaveLength(1);
       const receipts = new Set(results.map((r) => `${r.body.track}|${r.body.joined_at}`));
       expect(receipts.size).toBe(1);
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(t);
       expect((await walletOf(user.id)).season_spark).toBe(1);
     });
   });
@@ -217,7 +210,7 @@ describe('hive contest over HTTP', () => {
       expect(repeat.body.data.recorded).toBe(false);
       expect((await report({ ...body, user_id: player.id })).status).toBe(409);
 
-      const overall = await eventually(() => walletOf(user.id), (w) => w?.season_spark === 40);
+      const overall = await eventually('40 spark in the wallet', () => walletOf(user.id), (w) => w?.season_spark === 40);
       expect(overall).toMatchObject({ season_spark: 40, score: 40 });
       expect(await walletOf(user.id, 'digital')).toMatchObject({ score: 25, season_spark: 40 });
       expect(await walletOf(user.id, 'human_wellness')).toMatchObject({ score: 15 });
@@ -231,10 +224,8 @@ describe('hive contest over HTTP', () => {
       expect((await report({ ...base, event_type: 'agent_adopted', source_id: uniqueName('a'), occurred_at: '2025-12-31T23:59:59Z' })).status).toBe(202);
       expect((await report({ ...base, event_type: 'robot_episode_success', source_id: uniqueName('e'), success_rate: 0.69 })).status).toBe(202);
       expect((await report({ ...base, event_type: 'robot_episode_success', source_id: uniqueName('e'), success_rate: 0.7 })).status).toBe(202);
-      const w = await eventually(() => walletOf(user.id), (x) => x?.season_spark === 75);
-      await new Promise((r) => setTimeout(r, 300));
-      expect((await walletOf(user.id)).season_spark).toBe(75);
-      expect(w).toMatchObject({ season_spark: 75 });
+      await settled(t);
+      expect(await walletOf(user.id)).toMatchObject({ season_spark: 75 });
       expect(await walletOf(user.id, 'embodied')).toMatchObject({ score: 75 });
     });
   });
@@ -256,11 +247,11 @@ describe('hive contest over HTTP', () => {
       const give = (user: string, type: string, extra: Record<string, unknown> = {}) =>
         report({ event_type: type, source_id: uniqueName('s'), user_id: user, attested: true, occurred_at: INSIDE, ...extra });
       await give(c.id, 'wellness_outcome_attested'); // 120 hw
-      await eventually(() => walletOf(c.id, 'human_wellness'), (x) => x?.score === 120);
+      await eventually('c at 120 on human_wellness', () => walletOf(c.id, 'human_wellness'), (x) => x?.score === 120);
       await give(b.id, 'wellness_outcome_attested'); // 120 hw, reached later than c
-      await eventually(() => walletOf(b.id, 'human_wellness'), (x) => x?.score === 120);
+      await eventually('b at 120 on human_wellness', () => walletOf(b.id, 'human_wellness'), (x) => x?.score === 120);
       await give(a.id, 'human_correction_accepted'); // 30 hw
-      await eventually(() => walletOf(a.id, 'human_wellness'), (x) => x?.score === 30);
+      await eventually('a at 30 on human_wellness', () => walletOf(a.id, 'human_wellness'), (x) => x?.score === 30);
 
       const res = await board('?track=human_wellness&limit=200');
       expect(res.status).toBe(200);
@@ -291,8 +282,8 @@ describe('hive contest over HTTP', () => {
       const user = await register();
       await t.request('POST', '/api/hive/contest/join', { body: { track: 'digital' }, token: user.token });
       await report({ event_type: 'season_spark', source_id: uniqueName('s'), user_id: user.id, attested: true, occurred_at: INSIDE });
-      await eventually(() => walletOf(user.id), (x) => x?.season_spark === 4);
-      await new Promise((r) => setTimeout(r, 300));
+      await settled(t);
+      expect((await walletOf(user.id)).season_spark).toBe(4);
       await t.close(false);
       const dir = t.dataDir;
       const config = loadConfig({ DATA_DIR: dir, ...adapterEnv(dir) });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from '../support/app';
+import { eventually } from '../support/eventually';
 import { startServiceProcess } from '../support/service-process';
 
 jest.setTimeout(120_000);
@@ -37,7 +38,7 @@ describe('crash recovery', () => {
       }
     };
     const writers = Array.from({ length: 16 }, (_, w) => writer(w));
-    while (acknowledged.length < 80) await new Promise((r) => setTimeout(r, 10));
+    await eventually('80 acknowledged registrations', () => acknowledged.length >= 80, { timeoutMs: 60_000 });
     first.child.kill('SIGKILL');
     await first.exited;
     stop = true;

@@ -12,7 +12,8 @@
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { HiveWorker } from '../../src/sagas/hive-worker.listener';
 import { adapterMode } from '../support/adapters';
-import { startTestApp, type TestApp, waitUntil } from '../support/app';
+import { startTestApp, type TestApp } from '../support/app';
+import { eventually } from '../support/eventually';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';
 
 jest.setTimeout(180_000);
@@ -45,7 +46,7 @@ describeOnce('kafka', 'goals across two nodes sharing Kafka', () => {
 
   it('given A refuses hive work and B takes it, when A accepts a goal, then B runs its sub-tasks and A’s goal completes', async () => {
     // B is in the workers' group once it joined Kafka; A never joins it
-    await waitUntil(() => b.app.get(HiveWorker).joined, 60_000);
+    await eventually('B to join hive-workers', () => b.app.get(HiveWorker).joined, { timeoutMs: 60_000 });
     expect(a.app.get(HiveWorker).joined).toBe(false);
 
     const res = await a.request('POST', '/goals', {
@@ -56,8 +57,7 @@ describeOnce('kafka', 'goals across two nodes sharing Kafka', () => {
     const id = res.body.data.goal_id;
 
     const view = async () => (await a.request('GET', `/goals/${id}`)).body.data;
-    await waitUntil(async () => (await view()).status === 'completed', 90_000);
-    const done = await view();
+    const done = await eventually('the goal to complete', view, (v) => v.status === 'completed', { timeoutMs: 90_000 });
     expect(done).toMatchObject({ status: 'completed', origin_node: `${prefix}-a` });
     for (const s of done.subtasks) expect(s).toMatchObject({ status: 'completed', node_id: `${prefix}-b`, attempts: 1, source: 'offline' });
     expect(done.subtasks[0].result).toContain('42');
@@ -73,7 +73,7 @@ describeOnce('kafka', 'goals across two nodes sharing Kafka', () => {
     const store = a.app.get<EventStore>(EVENT_STORE);
     const expertAnswers = async () =>
       (await store.readStream('conversation-spec2/p2')).filter((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert');
-    await waitUntil(async () => (await expertAnswers()).length > 0, 60_000);
+    await eventually('the expert answer', async () => (await expertAnswers()).length > 0, { timeoutMs: 60_000 });
     const [answer] = await expertAnswers();
     expect(answer.metadata.actor).toBe(`node:${prefix}-b`);
     expect(String(answer.data.response)).toContain('56');

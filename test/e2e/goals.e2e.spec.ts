@@ -4,10 +4,18 @@
  * per-goal status view, timeouts and retries, the compute-settings gate, and
  * validation. The two-node run over Kafka is goals-two-nodes.e2e.spec.ts.
  */
+import { rmSync } from 'node:fs';
+import { conversationStreamId } from '../../src/aggregates/chat/chat.events';
+import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/config';
+import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../../src/infrastructure/bus/message-bus.port';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
+import { createEventStore } from '../../src/infrastructure/ports.factory';
+import { hiveNames } from '../../src/modules/hive/hive-messages';
 import { HiveWorker } from '../../src/sagas/hive-worker.listener';
-import { adapterMode } from '../support/adapters';
-import { startTestApp, type TestApp, uniqueName, waitUntil } from '../support/app';
+import { adapterEnv, adapterMode } from '../support/adapters';
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(120_000);
 
@@ -24,9 +32,9 @@ async function goal(t: TestApp, id: string) {
   return res.body.data;
 }
 
-async function until(t: TestApp, id: string, status: string, timeoutMs = 60_000) {
-  await waitUntil(async () => (await goal(t, id)).status === status, timeoutMs);
-  return goal(t, id);
+/** The goal's view once it has reached `status` (the hive round trip takes a while). */
+function goalOnce(t: TestApp, id: string, status: string, timeoutMs = 60_000) {
+  return eventually(`goal ${id} to be ${status}`, () => goal(t, id), (view) => view.status === status, { timeoutMs });
 }
 
 describe('goals on one node', () => {
@@ -60,7 +68,7 @@ describe('goals on one node', () => {
     // read-your-writes: the view exists right after the 202
     expect(['accepted', 'running', 'completed']).toContain((await goal(t, id)).status);
 
-    const done = await until(t, id, 'completed');
+    const done = await goalOnce(t, id, 'completed');
     expect(done).toMatchObject({ goal_id: id, user_id: 'u1', status: 'completed', origin_node: nodeId, completed_at: expect.any(String), failure_reason: null });
     expect(done.subtasks).toHaveLength(3);
     for (const s of done.subtasks) {
@@ -74,24 +82,10 @@ describe('goals on one node', () => {
     const res = await t.request('POST', '/goals', { body: { user_id: 'u2', goal: 'anything', subtasks: ['what is 2 + 2', 'what is 3 + 3'], timeout_sec: 30 } });
     expect(res.status).toBe(202);
     expect(res.body.data.planned_by).toBe('client');
-    const done = await until(t, res.body.data.goal_id, 'completed');
+    const done = await goalOnce(t, res.body.data.goal_id, 'completed');
     expect(done.subtasks.map((s: { description: string }) => s.description)).toEqual(['what is 2 + 2', 'what is 3 + 3']);
     expect(done.timeout_sec).toBe(30);
     expect(done.max_attempts).toBe(3);
-  });
-
-  it('given a speculative /chat, then the expert run travels over the hive and its answer joins the conversation once', async () => {
-    const res = await t.request('POST', '/chat', { body: { user_id: 'spec1', prompt_id: 'p1', prompt: 'what is 9 * 9', speculative: true } });
-    expect(res.status).toBe(200);
-    const store = t.app.get<EventStore>(EVENT_STORE);
-    const expertAnswers = async () =>
-      (await store.readStream('conversation-spec1/p1')).filter((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert');
-    await waitUntil(async () => (await expertAnswers()).length > 0, 30_000);
-    await new Promise((r) => setTimeout(r, 300));
-    const answers = await expertAnswers();
-    expect(answers).toHaveLength(1);
-    expect(answers[0].data).toMatchObject({ source: 'offline' });
-    expect(String(answers[0].data.response)).toContain('81');
   });
 
   it.each([
@@ -126,6 +120,31 @@ describe('goals on one node', () => {
   });
 });
 
+describe('a speculative /chat', () => {
+  it('sends the expert run over the hive, and its answer joins the conversation once', async () => {
+    const t = await startTestApp(isolatedEnv());
+    const res = await t.request('POST', '/chat', { body: { user_id: 'spec1', prompt_id: 'p1', prompt: 'what is 9 * 9', speculative: true } });
+    expect(res.status).toBe(200);
+    const expertAnswers = async (store: Pick<EventStore, 'readStream'>) =>
+      (await store.readStream(conversationStreamId('spec1', 'p1'))).filter((e) => e.type === 'ResponseGiven' && e.data.stage === 'expert');
+    await eventually('the expert answer', async () => (await expertAnswers(t.app.get<EventStore>(EVENT_STORE))).length > 0, { timeoutMs: 30_000 });
+
+    // drain: once the node has closed (its bus too, awaiting every handler in flight), nothing more is written
+    await t.close(false);
+    const config = loadConfig({ DATA_DIR: t.dataDir, ...adapterEnv(t.dataDir) });
+    const store = await createEventStore(config, new UpcasterRegistry());
+    try {
+      const answers = await expertAnswers(store);
+      expect(answers).toHaveLength(1);
+      expect(answers[0].data).toMatchObject({ source: 'offline' });
+      expect(String(answers[0].data.response)).toContain('81');
+    } finally {
+      await store.close();
+      rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a node whose compute settings refuse hive work', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -137,7 +156,7 @@ describe('a node whose compute settings refuse hive work', () => {
     expect(t.app.get(HiveWorker).joined).toBe(false);
     const res = await t.request('POST', '/goals', { body: { user_id: 'u1', goal: 'what is 1 + 1', timeout_sec: 1, max_attempts: 2 } });
     expect(res.status).toBe(202);
-    const failed = await until(t, res.body.data.goal_id, 'failed');
+    const failed = await goalOnce(t, res.body.data.goal_id, 'failed');
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'subtask s1 failed after 2 attempts', failed_at: expect.any(String) });
     expect(failed.subtasks).toEqual([
       expect.objectContaining({ subtask_id: 's1', status: 'failed', attempts: 2, node_id: null, result: null, last_error: 'attempt 2 timed out' }),
@@ -162,6 +181,16 @@ describe('a node that changes its compute settings at run time', () => {
 
   const settings = (body: Record<string, unknown>) => t.request('PUT', '/api/settings/compute', { token, body });
 
+  /** Every hive result this node has published since the test began (its worker's answers). */
+  let resultsPublished: () => OutgoingMessage[];
+  beforeEach(() => {
+    const bus = t.app.get<MessageBus>(MESSAGE_BUS);
+    const results = hiveNames(t.app.get<AppConfig>(APP_CONFIG).kafka?.topicPrefix).results;
+    const publish = jest.spyOn(bus, 'publish');
+    resultsPublished = () => publish.mock.calls.filter(([topic]) => topic === results).flatMap(([, messages]) => messages);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
   it('given an authenticated caller, then it may post goals for itself only; a bad credential is 401', async () => {
     const other = await t.request('POST', '/goals', { token, body: { user_id: 'someone-else', goal: 'x' } });
     expect(other.status).toBe(403);
@@ -169,7 +198,7 @@ describe('a node that changes its compute settings at run time', () => {
     const own = await t.request('POST', '/goals', { token, body: { user_id: userId, goal: 'what is 1 + 2' } });
     expect(own.status).toBe(202);
     expect((await t.request('POST', '/goals', { token: 'not-a-token', body: { user_id: userId, goal: 'x' } })).status).toBe(401);
-    await until(t, own.body.data.goal_id, 'completed');
+    await goalOnce(t, own.body.data.goal_id, 'completed');
   });
 
   it('stops taking tasks once it refuses hive work, and takes the waiting ones once it allows it again', async () => {
@@ -177,15 +206,20 @@ describe('a node that changes its compute settings at run time', () => {
     const res = await t.request('POST', '/goals', { body: { user_id: 'u1', goal: 'what is 2 + 5; what is 3 * 3', timeout_sec: 60 } });
     expect(res.status).toBe(202);
     const id = res.body.data.goal_id;
-    await waitUntil(async () => (await goal(t, id)).subtasks.every((s: { status: string }) => s.status === 'dispatched'), 10_000);
-    await waitUntil(() => !t.app.get(HiveWorker).joined, 10_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    await eventually('every subtask dispatched', () => goal(t, id), (view) => view.subtasks.every((s: { status: string }) => s.status === 'dispatched'));
+    const worker = t.app.get(HiveWorker);
+    await eventually('the worker to leave hive-workers', () => !worker.joined);
+    // drain: the leave has ended, and with it every task handler this worker had begun
+    await worker.reconcile();
+    expect(worker.joined).toBe(false);
+
+    expect(resultsPublished().filter((m) => (m.value as { goal_id?: string }).goal_id === id)).toEqual([]);
     const waiting = await goal(t, id);
     expect(waiting.status).toBe('running');
     expect(waiting.subtasks.map((s: { node_id: string | null }) => s.node_id)).toEqual([null, null]);
 
     expect((await settings({ max_hive_gpu_pct: 40 })).status).toBe(200);
-    const done = await until(t, id, 'completed', 30_000);
+    const done = await goalOnce(t, id, 'completed', 30_000);
     expect(done.subtasks.map((s: { attempts: number; status: string }) => [s.status, s.attempts])).toEqual([
       ['completed', 1],
       ['completed', 1],

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from '../support/app';
+import { eventually } from '../support/eventually';
 import { startServiceProcess } from '../support/service-process';
 
 jest.setTimeout(120_000);
@@ -34,7 +35,8 @@ describe('graceful shutdown', () => {
       }
     };
     const inFlight = Array.from({ length: 40 }, (_, n) => register(n));
-    await new Promise((r) => setTimeout(r, 30));
+    // the first answer shows the server at work on the burst; the rest are still in flight
+    await eventually('the first answer', () => statuses.length > 0, { intervalMs: 1 });
     service.child.kill('SIGTERM');
     await Promise.all(inFlight);
     const code = await service.exited;

@@ -1,6 +1,8 @@
 /**
- * Starts the real application on the embedded default, on a free loopback
- * port with its own temporary DATA_DIR, and gives tests a small HTTP client.
+ * Starts the real application on a free loopback port with its own temporary
+ * DATA_DIR, on the adapters of the jest project (the embedded default, or
+ * MongoDB and Kafka: adapters.ts), and gives tests a small HTTP client and
+ * `settled`, the drain before asserting that nothing more happens.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +12,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { MESSAGE_BUS, type MessageBus } from '../../src/infrastructure/bus/message-bus.port';
+import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { PlatformLifecycle } from '../../src/infrastructure/platform-lifecycle';
+import { ProjectionEngine } from '../../src/infrastructure/projections/projection-engine';
+import { SagaRunner } from '../../src/infrastructure/sagas/saga-runner';
 import { adapterEnv } from './adapters';
+import { eventually } from './eventually';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -51,7 +57,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
-  await waitUntil(() => app.get(PlatformLifecycle).isReady(), 10_000);
+  await eventually('the app to be ready', () => app.get(PlatformLifecycle).isReady());
   return {
     app,
     url,
@@ -96,11 +102,23 @@ export async function request<T = any>(
   return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
-export async function waitUntil(predicate: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
+/**
+ * The explicit drain before asserting that nothing more happens in this
+ * process: resolves once the process managers (SagaRunner) and every
+ * projection have handled each event in the log, again and again while the
+ * sagas' own commands append more. Work that travels over the bus (the hive)
+ * is not covered: drain that with the worker's own methods or the bus's close.
+ */
+export async function settled(t: TestApp, timeoutMs = 10_000): Promise<void> {
+  const store = t.app.get<EventStore>(EVENT_STORE);
+  const sagas = t.app.get(SagaRunner);
+  const projections = t.app.get(ProjectionEngine);
+  for (let head = await store.headPosition(); ; ) {
+    await eventually(`the sagas to handle the log up to ${head}`, () => sagas.status().position >= head, { timeoutMs });
+    if (!(await projections.catchUpTo(head, timeoutMs))) throw new Error(`the projections did not reach ${head} within ${timeoutMs} ms`);
+    const now = await store.headPosition();
+    if (now === head) return;
+    head = now;
   }
 }
 

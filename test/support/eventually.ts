@@ -3,7 +3,8 @@
  * returns a value that `ok` accepts) and fails with `what` after the
  * deadline. Use it for something that WILL happen (a projection catching
  * up, a message arriving). For something that must NOT happen, drain the
- * work explicitly (await the subscription's batch, the bus's close) and then
+ * work explicitly (`settled(t)` of app.ts for the sagas and projections, a
+ * worker's own method, the subscription's end, the bus's close) and then
  * assert: never sleep and hope.
  *
  *   await eventually('the wallet shows 40', async () => (await walletOf(id))?.season_spark === 40);

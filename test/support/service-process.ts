@@ -5,7 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { adapterEnv } from './adapters';
-import { request, waitUntil } from './app';
+import { request } from './app';
+import { eventually } from './eventually';
 import { freePort } from './free-port';
 
 export interface ServiceProcess {
@@ -14,7 +15,6 @@ export interface ServiceProcess {
   output(): string;
   exited: Promise<number | null>;
 }
-
 
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const port = await freePort();
@@ -39,13 +39,12 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
   child.stderr!.on('data', (d) => (output += String(d)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => {
-    if (child.exitCode !== null) throw new Error(`service exited: ${output}`);
-    try {
-      return (await request(url, 'GET', '/ready')).status === 200;
-    } catch {
-      return false;
-    }
-  }, 30_000);
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  await eventually(
+    'the service to answer /ready (or exit)',
+    async () => gone() || (await request(url, 'GET', '/ready')).status === 200,
+    { timeoutMs: 30_000 },
+  );
+  if (gone()) throw new Error(`service exited: ${output}`);
   return { url, child, output: () => output, exited };
 }

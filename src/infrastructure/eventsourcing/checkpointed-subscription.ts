@@ -2,8 +2,10 @@
  * A subscription to all events that resumes from a checkpoint stored in the
  * read store, saved after each handled batch (at-least-once across restarts).
  * A failing batch pauses the subscription and retries it from the last
- * checkpoint, so nothing is skipped. Used by the saga forwarder and the
- * integration-event relay.
+ * checkpoint, so nothing is skipped. Used by the SagaRunner (checkpoint
+ * `sagas`) and by the relays that carry recorded events to the bus
+ * (IntegrationEventRelay and `src/sagas/*.relay.ts`). Projections do not
+ * use it: the ProjectionEngine reads the log once for all of them.
  */
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';

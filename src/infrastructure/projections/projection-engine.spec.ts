@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '../../../test/support/eventually';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/event-store.port';
 import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
@@ -40,14 +41,6 @@ function ledger(name = 'ledger', version = 1): ProjectionDefinition & { calls: n
       writer.write(name, { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
     },
   };
-}
-
-async function until(predicate: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('ProjectionEngine', () => {
@@ -132,7 +125,7 @@ describe('ProjectionEngine', () => {
     await reads.collection('ledger').insertOne({ _id: 'stale', amount: 0 });
     const v2 = new ProjectionEngine(events, reads, { all: () => [ledger('ledger', 2)] });
     await v2.start();
-    await until(async () => (await reads.getCheckpoint('ledger')) === position);
+    await eventually('the ledger checkpoint at the head', async () => (await reads.getCheckpoint('ledger')) === position);
     expect(await reads.collection('ledger').findOne({ _id: 'stale' })).toBeNull();
     expect(await reads.collection('ledger').countDocuments()).toBe(1);
     await v2.stop();

@@ -1,10 +1,13 @@
 /**
  * DTO validation for every route: unknown fields are dropped, wrong types and
  * missing fields give a 400 that names the field, and a body that is not a
- * JSON object is refused before any handler sees it.
+ * JSON object is refused before any handler sees it. Refusals are
+ * `DomainError('invalid', ...)`, the one error type of our code, which
+ * HttpExceptionFilter maps to the 400.
  */
-import { type ArgumentMetadata, BadRequestException, Injectable, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
+import { DomainError } from '../../aggregates/shared/domain-error';
 
 function messages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
@@ -23,14 +26,14 @@ export class BodyValidationPipe extends ValidationPipe {
       transform: true,
       transformOptions: { enableImplicitConversion: false },
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new BadRequestException(messages(errors).join('; ') || 'invalid request'),
+      exceptionFactory: (errors) => new DomainError('invalid', messages(errors).join('; ') || 'invalid request'),
     });
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new BadRequestException('request body must be a JSON object');
+        throw new DomainError('invalid', 'request body must be a JSON object');
       }
     }
     return super.transform(value, metadata);

@@ -1,19 +1,6 @@
 import { BusMessage } from '../message-bus.port';
 import { InProcessBus, partitionFor } from './in-process-bus';
-
-async function eventually(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { eventually } from '../../../../test/support/eventually';
 
 const numbers = (count: number, from = 0) =>
   Array.from({ length: count }, (_, i) => ({ key: `k${from + i}`, value: { n: from + i } }));
@@ -56,26 +43,21 @@ describe('InProcessBus (adapter specifics)', () => {
 
   it('given a handler in flight, when the bus closes, then close waits for it and nothing is delivered afterwards', async () => {
     bus = new InProcessBus();
-    const release = deferred();
-    let finished = false;
+    const order: string[] = [];
     let calls = 0;
     await bus.subscribe({ groupId: 'g', topics: ['t'], fromBeginning: true }, async () => {
       calls++;
-      await release.promise;
-      finished = true;
+      // a slow handler: part of the given, it is still running 20 ms after close() was called
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push('handler returned');
     });
     await bus.publish('t', [{ key: 'k', value: 1 }, { key: 'k', value: 2 }]);
     await eventually('the handler started', () => calls === 1);
 
-    let closed = false;
-    const closing = bus.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(closed).toBe(false);
-    release.resolve();
-    await closing;
-    expect(finished).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(calls).toBe(1);
+    await bus.close().then(() => order.push('closed'));
+
+    expect(order).toEqual(['handler returned', 'closed']);
+    expect(calls).toBe(1); // close() is the drain: the second message never reached the handler
     await expect(bus.publish('t', [{ key: 'k', value: 3 }])).rejects.toThrow('closed');
   });
 

@@ -15,6 +15,7 @@ import {
   type KafkaMessage,
 } from 'kafkajs';
 import { KafkaBus } from './kafka-bus';
+import { eventually } from '../../../../test/support/eventually';
 import {
   assertTopicName,
   decodeHeaders,
@@ -212,13 +213,8 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
     const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
     return Number(offsets.partitions[0].offset); // -1 when nothing was committed
   };
-  const eventually = async (what: string, condition: () => boolean | Promise<boolean>, deadlineMs = 30_000) => {
-    const deadline = Date.now() + deadlineMs;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  /** Every wait's bound: group joins and rebalances take seconds. */
+  const PATIENTLY = { timeoutMs: 30_000, intervalMs: 20 };
   const gate = () => {
     let open: () => void = () => undefined;
     const opened = new Promise<void>((resolve) => (open = resolve));
@@ -258,7 +254,7 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
       handled.push(n(message));
     });
     try {
-      await eventually('message 1200 is in its handler', () => reached);
+      await eventually('message 1200 is in its handler', () => reached, PATIENTLY);
       const offset = await committed(groupId, topic);
       // 0..1199 were handled; fewer than the threshold may await their commit
       expect(offset).toBeGreaterThan(1200 - 500);
@@ -266,8 +262,8 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
     } finally {
       blocked.open(); // also when an expectation failed: close() waits for the handler
     }
-    await eventually('all were handled', () => handled.length === 2000);
-    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000);
+    await eventually('all were handled', () => handled.length === 2000, PATIENTLY);
+    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000, PATIENTLY);
     expect(handled).toEqual(Array.from({ length: 2000 }, (_, i) => i));
   }, 60_000);
 
@@ -278,24 +274,24 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
     const blocked = gate();
     let reached = false;
     const first: number[] = [];
+    const order: string[] = [];
     const subscription = await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
       if (n(message) === 777) {
         reached = true;
         await blocked.opened;
+        order.push('777 returned');
       }
       first.push(n(message));
     });
-    let stopped = false;
     try {
-      await eventually('message 777 is in its handler', () => reached);
-      const stopping = subscription.stop().then(() => (stopped = true));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(stopped).toBe(false); // the handler in flight is waited for
-      blocked.open();
+      await eventually('message 777 is in its handler', () => reached, PATIENTLY);
+      const stopping = subscription.stop().then(() => order.push('stopped'));
+      setTimeout(blocked.open, 200); // a slow handler: part of the given, it returns 200 ms after stop() was called
       await stopping;
     } finally {
       blocked.open();
     }
+    expect(order).toEqual(['777 returned', 'stopped']); // the handler in flight is waited for
     expect(first).toEqual(Array.from({ length: 778 }, (_, i) => i)); // nothing after stop()
     expect(await committed(groupId, topic)).toBe(778); // every handled offset, at once
 
@@ -303,7 +299,7 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
     await bus.subscribe({ groupId, topics: [topic], fromBeginning: true }, async (message) => {
       second.push(n(message));
     });
-    await eventually('the rest was handled', () => second.length >= 2000 - 778);
+    await eventually('the rest was handled', () => second.length >= 2000 - 778, PATIENTLY);
     expect(second).toEqual(Array.from({ length: 2000 - 778 }, (_, i) => 778 + i));
   }, 60_000);
 
@@ -322,13 +318,13 @@ const brokers = process.env.TEST_KAFKA_BROKERS;
       }
       handled.push(n(message));
     });
-    await eventually('the failure happened', () => failures === 1);
+    await eventually('the failure happened', () => failures === 1, PATIENTLY);
     // during the retry pause (1.5 s): everything before the failed message is committed, nothing after
-    await eventually('0..1233 were committed', async () => (await committed(groupId, topic)) === 1234, 1000);
+    await eventually('0..1233 were committed', async () => (await committed(groupId, topic)) === 1234, { timeoutMs: 1000, intervalMs: 20 });
     expect(Date.now() - failedAt).toBeLessThan(1500);
     expect(handled).toEqual(Array.from({ length: 1234 }, (_, i) => i));
-    await eventually('all were handled', () => handled.length >= 2000);
+    await eventually('all were handled', () => handled.length >= 2000, PATIENTLY);
     expect(handled).toEqual(Array.from({ length: 2000 }, (_, i) => i));
-    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000);
+    await eventually('all were committed', async () => (await committed(groupId, topic)) === 2000, PATIENTLY);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NewEvent, RecordedEvent, WrongExpectedRevisionError } from '../event-store.port';
 import { DuplicateEventIdError, SqliteEventStore } from './sqlite-event-store';
+import { eventually } from '../../../../test/support/eventually';
 
 // Behaviour specific to the SQLite adapter; the port's behaviour is in test/contract.
 describe('SqliteEventStore', () => {
@@ -170,11 +171,12 @@ describe('SqliteEventStore', () => {
       store.subscribeToAll({ fromPosition: 0 }, async (events) => {
         received.push(...events);
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await store.append('live-0', [event()], 'no_stream');
+      await eventually('the first event', () => received.length === 1, { timeoutMs: 1000 });
 
       await store.append('live-1', [event()], 'no_stream');
 
-      await waitFor(() => received.length === 1, 1000);
+      await eventually('the second event, long before the next poll', () => received.length === 2, { timeoutMs: 1000 });
     });
 
     it('given more events than maxBatchSize, when catching up, then pages are bounded and contiguous', async () => {
@@ -186,7 +188,7 @@ describe('SqliteEventStore', () => {
         pages.push(events.map((e) => e.position));
       });
 
-      await waitFor(() => pages.flat().length === 7);
+      await eventually('the subscription to deliver', () => pages.flat().length === 7);
       expect(pages).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
     });
   });
@@ -200,7 +202,7 @@ describe('SqliteEventStore', () => {
       });
       await Promise.all([store.append('tail-1', [event({ n: 1 }), event({ n: 2 })], 'no_stream'), store.append('tail-2', [event({ n: 3 })], 'no_stream')]);
 
-      await waitFor(() => received.length === 3, 1000);
+      await eventually('the subscription to deliver', () => received.length === 3, { timeoutMs: 1000 });
       expect(received.map((e) => [e.streamId, e.revision, e.position, e.data.n])).toEqual([
         ['tail-1', 0, 1, 1],
         ['tail-1', 1, 2, 2],
@@ -220,7 +222,7 @@ describe('SqliteEventStore', () => {
       appended.data.n = 99;
       await appending;
 
-      await waitFor(() => received.length === 1, 1000);
+      await eventually('the subscription to deliver', () => received.length === 1, { timeoutMs: 1000 });
       expect(received[0].data).toEqual({ n: 1 });
     });
 
@@ -235,7 +237,7 @@ describe('SqliteEventStore', () => {
         received.push(...events);
       });
 
-      await waitFor(() => received.length === 3);
+      await eventually('the subscription to deliver', () => received.length === 3);
       expect(received.map((e) => [e.streamId, e.position])).toEqual([
         ['tail-mine', 1],
         ['tail-other', 2],
@@ -251,7 +253,7 @@ describe('SqliteEventStore', () => {
         received.push(...events);
       });
 
-      await waitFor(() => received.length === 10);
+      await eventually('the subscription to deliver', () => received.length === 10);
       expect(received.map((e) => e.data.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
   });
@@ -268,7 +270,7 @@ describe('SqliteEventStore', () => {
       await writer.append('cross-1', [event()], 'no_stream');
       await writer.append('cross-1', [event()], 0);
 
-      await waitFor(() => received.length === 2);
+      await eventually('the subscription to deliver', () => received.length === 2);
       expect(received.map((e) => [e.streamId, e.revision, e.position])).toEqual([
         ['cross-1', 0, 1],
         ['cross-1', 1, 2],
@@ -293,10 +295,3 @@ function event(data: Record<string, unknown> = {}): NewEvent {
   };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

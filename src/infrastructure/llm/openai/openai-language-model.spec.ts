@@ -158,7 +158,7 @@ describe('OpenAiLanguageModel against an OpenAI-compatible server', () => {
     server.configure({ delayMs: 1000 });
     const controller = new AbortController();
     const call = adapter().complete({ messages: [{ role: 'user', content: 'x' }], signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 50); // the caller aborts while the (1 s) answer is still on its way
     await expect(call).rejects.toBeInstanceOf(LlmAbortedError);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Query } from 'mingo/query';
+import { eventually } from '../../../../test/support/eventually';
 import { Collection, Doc, Filter } from '../read-store.port';
 import { EmbeddedReadStore } from './embedded-read-store';
 
@@ -303,14 +304,6 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
       }
     }
 
-    async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
-      while (!condition()) {
-        if (Date.now() > deadline) throw new Error('condition not met in time');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
-
     it('given many writes in one interval, when the timer fires, then they are written in one transaction with the checkpoint', async () => {
       const store = new EmbeddedReadStore({ file, flushIntervalMs: 30 });
       const items = store.collection('items');
@@ -320,7 +313,7 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
       expect(store.flushes).toBe(0);
       expect(await durableState('items', 'items-projection')).toEqual({ count: 0, checkpoint: null });
 
-      await waitUntil(() => store.flushes > 0);
+      await eventually('the timer to flush', () => store.flushes > 0);
       expect(store.flushes).toBe(1);
       expect(await durableState('items', 'items-projection')).toEqual({ count: 100, checkpoint: 100 });
       await store.close();
