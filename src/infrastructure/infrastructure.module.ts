@@ -6,6 +6,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CommandBus, CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
+import { EventRelays } from './bus/event-relay';
 import { IntegrationEventRelay } from './bus/integration-event-relay';
 import { MESSAGE_BUS, type MessageBus } from './bus/message-bus.port';
 import { PROCESS_ROLE, type ProcessRole } from './process-role';
@@ -52,11 +53,15 @@ export class InfrastructureModule {
           inject: [EVENT_STORE, READ_STORE, CommandBus],
           useFactory: (es: EventStore, rs: ReadStore, commands: CommandBus) => new SagaRunner(es, rs, commands),
         },
+        { provide: IntegrationEventRelay, useValue: new IntegrationEventRelay(config.kafka?.topicPrefix ?? 'svc.events') },
         {
-          provide: IntegrationEventRelay,
-          inject: [EVENT_STORE, READ_STORE, MESSAGE_BUS],
-          useFactory: (es: EventStore, rs: ReadStore, bus: MessageBus) =>
-            new IntegrationEventRelay(es, rs, bus, config.kafka?.topicPrefix ?? 'svc.events'),
+          provide: EventRelays,
+          inject: [EVENT_STORE, READ_STORE, MESSAGE_BUS, IntegrationEventRelay],
+          useFactory: (es: EventStore, rs: ReadStore, bus: MessageBus, integration: IntegrationEventRelay) => {
+            const relays = new EventRelays(es, rs, bus);
+            if (config.integrationEvents) relays.register(integration);
+            return relays;
+          },
         },
         ReadYourWrites,
         PlatformLifecycle,
@@ -75,6 +80,7 @@ export class InfrastructureModule {
         PlatformLifecycle,
         SagaRunner,
         IntegrationEventRelay,
+        EventRelays,
         CqrsModule,
       ],
     };

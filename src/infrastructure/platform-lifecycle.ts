@@ -1,13 +1,13 @@
 /**
- * Starts the background work (projections, sagas, integration-event relay)
+ * Starts the background work (projections, sagas, relays to the bus)
  * once every module has registered its projections, where this process is
  * meant to run it, and shuts the platform down in dependency order after the
  * HTTP server stopped taking requests (Nest runs onApplicationShutdown after
- * closing the server): relay, sagas, projections, bus, read store, event store.
+ * closing the server): relays, sagas, projections, bus, read store, event store.
  */
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { IntegrationEventRelay } from './bus/integration-event-relay';
+import { EventRelays } from './bus/event-relay';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { PROCESS_ROLE, type ProcessRole } from './process-role';
 import { waitAtMost } from './wait-at-most';
@@ -33,10 +33,10 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     private readonly projections: ProjectionEngine,
     private readonly sagas: SagaRunner,
-    private readonly relay: IntegrationEventRelay,
+    private readonly relays: EventRelays,
   ) {}
 
-  /** Whether projections, sagas and the relay run in this process. */
+  /** Whether projections, sagas and the relays run in this process. */
   runsBackgroundWork(): boolean {
     return this.role === 'worker' || this.config.projections === 'inline';
   }
@@ -49,7 +49,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     }
     await this.projections.start();
     await this.sagas.start();
-    if (this.config.integrationEvents) await this.relay.start();
+    await this.relays.start();
     // Ready means the read models reflect every event committed before start.
     void this.catchUpThenReady();
   }
@@ -72,7 +72,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     if (this.closed) return;
     this.closed = true;
     this.ready = false;
-    await this.relay.stop();
+    await this.relays.stop();
     await this.sagas.stop();
     await this.projections.stop();
     // A bus that is down or mid-rebalance must not hold the node's shutdown:

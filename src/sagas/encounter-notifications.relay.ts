@@ -16,22 +16,16 @@
  * today about last year's matches helps nobody, and the inbox read model
  * still holds every message for a client that resumes.
  */
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { encounterMessagesFor, userTopic } from '../aggregates/encounter/encounter-messages';
 import type { EncounterEvent } from '../aggregates/encounter/encounter.events';
-import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../infrastructure/bus/message-bus.port';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { CheckpointedSubscription } from '../infrastructure/eventsourcing/checkpointed-subscription';
-import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
-import { waitAtMost } from '../infrastructure/wait-at-most';
+import type { EventRelay } from '../infrastructure/bus/event-relay';
+import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { MESSAGE_EVENT_TYPES } from '../projections/encounter/encounter-inbox.projection';
 import type { EncounterBusValue } from '../modules/encounter/stream/sse';
 
 export const ENCOUNTER_NOTIFIER_CHECKPOINT = 'encounterNotifier';
-const RETRY_DELAY_MS = 1000;
-/** a publish blocked by a bus outage must not hold the shutdown; the checkpoint did not move */
-const STOP_TIMEOUT_MS = 5000;
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(MESSAGE_EVENT_TYPES);
 
 /** The bus messages of a batch of recorded events, by base topic, in log order. */
@@ -54,36 +48,11 @@ export function notificationsOf(events: readonly RecordedEvent[]): Map<string, O
 }
 
 @Injectable()
-export class EncounterNotificationRelay implements OnApplicationBootstrap, OnModuleDestroy {
-  private subscription: CheckpointedSubscription | null = null;
+export class EncounterNotificationRelay implements EventRelay {
+  readonly name = ENCOUNTER_NOTIFIER_CHECKPOINT;
+  readonly startAt = 'head';
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly lifecycle: PlatformLifecycle,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.lifecycle.runsBackgroundWork()) return;
-    if ((await this.readStore.getCheckpoint(ENCOUNTER_NOTIFIER_CHECKPOINT)) === null) {
-      await this.readStore.setCheckpoint(ENCOUNTER_NOTIFIER_CHECKPOINT, await this.eventStore.headPosition());
-    }
-    this.subscription = new CheckpointedSubscription(
-      this.eventStore,
-      this.readStore,
-      ENCOUNTER_NOTIFIER_CHECKPOINT,
-      (events) => this.publish(events),
-      RETRY_DELAY_MS,
-    );
-    await this.subscription.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.subscription) await waitAtMost(this.subscription.stop(), STOP_TIMEOUT_MS);
-  }
-
-  private async publish(events: RecordedEvent[]): Promise<void> {
-    for (const [topic, messages] of notificationsOf(events)) await this.bus.publish(topic, messages);
+  route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
+    return notificationsOf(events);
   }
 }

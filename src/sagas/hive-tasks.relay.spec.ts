@@ -17,6 +17,7 @@ import { eventually } from '../../test/support/eventually';
 import { HiveWorker } from './hive-worker.listener';
 import { HiveResultsListener } from './hive-results.listener';
 import { HIVE_TASK_RELAY_CHECKPOINT, HiveTaskRelay } from './hive-tasks.relay';
+import { EventRelays } from '../infrastructure/bus/event-relay';
 
 const config = (nodeId: string) => ({ nodeId, kafka: null }) as unknown as AppConfig;
 const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
@@ -52,7 +53,12 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const relay = () => new HiveTaskRelay(config('node-a'), events, reads, bus, background, null);
+  /** The relay as the app runs it: on EventRelays, from its checkpoint. */
+  const relay = () => {
+    const relays = new EventRelays(events, reads, bus);
+    relays.register(new HiveTaskRelay(config('node-a'), null));
+    return { start: () => relays.start(), stop: () => relays.stop() };
+  };
   /** Resolves once the relay has handled every recorded event (its checkpoint is at the store's head). */
   const relayFlushed = () =>
     eventually('the relay to catch up with the store', async () => (await reads.getCheckpoint(HIVE_TASK_RELAY_CHECKPOINT)) === (await events.headPosition()));
@@ -65,7 +71,7 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     const seen: BusMessage[] = [];
     await bus.subscribe({ groupId: 'spy', topics: ['svc.hive.tasks'], fromBeginning: true }, async (m) => void seen.push(m));
     const first = relay();
-    await first.onApplicationBootstrap();
+    await first.start();
     await events.append('goal-g1', [dispatched('s1'), dispatched('s2')], 'any');
     await events.append('goal-g2', [dispatched('s1', 'node-b')], 'any'); // another node's goal: not ours to send
     await events.append(
@@ -74,7 +80,7 @@ describe('hive task relay, worker and results listener on the in-process bus', (
       'any',
     );
     await relayFlushed();
-    await first.onModuleDestroy();
+    await first.stop();
     expect(sent(publish)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1']);
     await eventually('the three tasks on the bus', () => seen.length === 3);
     expect(seen.map((m) => [m.key, (m.value as { task_id: string }).task_id])).toEqual([
@@ -85,9 +91,9 @@ describe('hive task relay, worker and results listener on the in-process bus', (
 
     await events.append('goal-g1', [event('SubtaskDispatched', { goal_id: 'g1', subtask_id: 's1', description: 'd', attempt: 2, dispatched_at: 'd', deadline: future() })], 'any');
     const second = relay();
-    await second.onApplicationBootstrap();
+    await second.start();
     await relayFlushed();
-    await second.onModuleDestroy();
+    await second.stop();
     expect(sent(publish)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1', 'g1:s1:2']); // nothing before the checkpoint sent again
     await eventually('the fourth task on the bus', () => seen.length === 4);
     expect(seen.map((m) => (m.value as { task_id: string }).task_id)).toEqual(['g1:s1:1', 'g1:s2:1', 'run-1', 'g1:s1:2']);
@@ -102,7 +108,7 @@ describe('hive task relay, worker and results listener on the in-process bus', (
     const commands = { execute: async (c: ICommand) => void executed.push(c) } as unknown as CommandBus;
     const listener = new HiveResultsListener(config('node-a'), bus, commands, background);
     const origin = relay();
-    await origin.onApplicationBootstrap();
+    await origin.start();
     listener.onApplicationBootstrap();
     await worker.reconcile();
     expect(worker.joined).toBe(false); // refuses: not in the group
@@ -123,6 +129,6 @@ describe('hive task relay, worker and results listener on the in-process bus', (
 
     await worker.onModuleDestroy();
     await listener.onModuleDestroy();
-    await origin.onModuleDestroy();
+    await origin.stop();
   });
 });

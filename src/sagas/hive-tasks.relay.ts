@@ -13,13 +13,11 @@
  *
  * Runs where the background work runs (PROJECTIONS=inline or the worker).
  */
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../infrastructure/bus/message-bus.port';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { CheckpointedSubscription } from '../infrastructure/eventsourcing/checkpointed-subscription';
-import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { EventRelay } from '../infrastructure/bus/event-relay';
+import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { type HiveTask, hiveNames } from '../modules/hive/hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
 import { expertTaskFor, subtaskTaskFor } from './hive-tasks';
@@ -27,7 +25,7 @@ import { expertTaskFor, subtaskTaskFor } from './hive-tasks';
 export const HIVE_TASK_RELAY_CHECKPOINT = 'hiveTaskRelay';
 
 /** The hive tasks among recorded events, as bus messages. */
-export function hiveTaskMessages(events: RecordedEvent[], nodeId: string, expertTtlSec: number): OutgoingMessage[] {
+export function hiveTaskMessages(events: readonly RecordedEvent[], nodeId: string, expertTtlSec: number): OutgoingMessage[] {
   const messages: OutgoingMessage[] = [];
   for (const event of events) {
     const task: HiveTask | null = subtaskTaskFor(event, nodeId) ?? expertTaskFor(event, nodeId, expertTtlSec);
@@ -39,32 +37,20 @@ export function hiveTaskMessages(events: RecordedEvent[], nodeId: string, expert
 }
 
 @Injectable()
-export class HiveTaskRelay implements OnApplicationBootstrap, OnModuleDestroy {
-  private relay: CheckpointedSubscription | null = null;
+export class HiveTaskRelay implements EventRelay {
+  readonly name = HIVE_TASK_RELAY_CHECKPOINT;
+  readonly startAt = 'beginning';
   private readonly options: HiveOptions;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly lifecycle: PlatformLifecycle,
     @Optional() @Inject(HIVE_OPTIONS) options: Partial<HiveOptions> | null,
   ) {
     this.options = { ...DEFAULT_HIVE_OPTIONS, ...(options ?? {}) };
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.lifecycle.runsBackgroundWork()) return;
+  route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
     const topic = hiveNames(this.config.kafka?.topicPrefix).tasks;
-    this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, HIVE_TASK_RELAY_CHECKPOINT, async (events) => {
-      const messages = hiveTaskMessages(events, this.config.nodeId, this.options.expertTtlSec);
-      if (messages.length > 0) await this.bus.publish(topic, messages);
-    }, 1000);
-    await this.relay.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.relay?.stop();
+    return new Map([[topic, hiveTaskMessages(events, this.config.nodeId, this.options.expertTtlSec)]]);
   }
 }

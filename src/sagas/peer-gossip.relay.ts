@@ -10,15 +10,13 @@
  *
  * Runs where the background work runs (PROJECTIONS=inline or the worker).
  */
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { COMPUTE_DEFAULTS, type PeerSettings } from '../aggregates/compute/compute-fields';
 import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../config/compute.config';
 import { APP_CONFIG, type AppConfig } from '../config/config';
-import { MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { CheckpointedSubscription } from '../infrastructure/eventsourcing/checkpointed-subscription';
-import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
-import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
+import type { EventRelay } from '../infrastructure/bus/event-relay';
+import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
 const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
@@ -58,32 +56,19 @@ export function toGossipMessage(event: RecordedEvent, overrides: ComputeOverride
 }
 
 @Injectable()
-export class PeerGossipRelay implements OnApplicationBootstrap, OnModuleDestroy {
-  private relay: CheckpointedSubscription | null = null;
+export class PeerGossipRelay implements EventRelay {
+  readonly name = PEER_GOSSIP_CHECKPOINT;
+  readonly startAt = 'beginning';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
-    @Inject(EVENT_STORE) private readonly eventStore: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
-    private readonly lifecycle: PlatformLifecycle,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.lifecycle.runsBackgroundWork()) return;
-    this.relay = new CheckpointedSubscription(this.eventStore, this.readStore, PEER_GOSSIP_CHECKPOINT, (events) => this.publish(events), 1000);
-    await this.relay.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.relay?.stop();
-  }
-
-  private async publish(events: RecordedEvent[]): Promise<void> {
+  route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
     const messages = events
       .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
       .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { 'event-type': e.type, 'node-id': this.config.nodeId } }));
-    if (messages.length > 0) await this.bus.publish(peerGossipTopic(this.config), messages);
+    return new Map([[peerGossipTopic(this.config), messages]]);
   }
 }

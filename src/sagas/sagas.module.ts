@@ -10,7 +10,7 @@
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  *
- * Relays (event store → bus, each its own checkpoint, moved once the bus took the batch):
+ * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
  * - EncounterNotificationRelay: encounter events → per-user messages on the encounter topics.
  * - PeerGossipRelay: this node's PeerNodeRecordUpdated, ComputeProviderJoined → `<prefix>.compute.peer-nodes`.
@@ -27,6 +27,7 @@
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { EventRelays, type EventRelay } from '../infrastructure/bus/event-relay';
 import type { ProcessManager } from '../infrastructure/sagas/process-manager';
 import { SagaRunner } from '../infrastructure/sagas/saga-runner';
 import { ChatModule } from '../modules/chat/chat.module';
@@ -50,10 +51,9 @@ import { isFinalRefusal } from './support/final-refusal';
 
 const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
 
+const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay];
+
 const WORKERS = [
-  HiveTaskRelay,
-  EncounterNotificationRelay,
-  PeerGossipRelay,
   HiveWorker,
   HiveResultsListener,
   PeerGossipListener,
@@ -64,16 +64,18 @@ const WORKERS = [
 
 @Module({
   imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
-  providers: [...PROCESS_MANAGERS, ...WORKERS],
+  providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {
   constructor(
     private readonly runner: SagaRunner,
+    private readonly relays: EventRelays,
     private readonly moduleRef: ModuleRef,
   ) {}
 
   onModuleInit(): void {
     const processManagers: ProcessManager[] = PROCESS_MANAGERS.map((type) => this.moduleRef.get(type));
     this.runner.register({ processManagers, isRefusal: isFinalRefusal });
+    this.relays.register(...RELAYS.map((type) => this.moduleRef.get(type)));
   }
 }

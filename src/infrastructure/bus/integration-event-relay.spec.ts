@@ -7,7 +7,8 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { UpcasterRegistry } from '../eventsourcing/upcasters';
 import { createEventStore, createReadStore } from '../ports.factory';
 import { InProcessBus } from './in-process/in-process-bus';
-import { IntegrationEventRelay, integrationTopic, toIntegrationMessage } from './integration-event-relay';
+import { EventRelays } from './event-relay';
+import { INTEGRATION_CHECKPOINT, IntegrationEventRelay, integrationTopic, toIntegrationMessage } from './integration-event-relay';
 
 const event: RecordedEvent = {
   streamId: 'user-42',
@@ -63,12 +64,14 @@ describe('integration-event relay', () => {
     const metadata = { ...event.metadata };
     await events.append('encounterPair-a_b', [{ type: 'SwipeLiked', data: { sighting_id: 's1' }, metadata }], 'no_stream');
     await events.append('user-42', [{ type: 'UserRegistered', data: { user_id: '42' }, metadata: { ...metadata, eventId: 'e2' } }], 'no_stream');
-    const relay = new IntegrationEventRelay(events, reads, bus, 'svc.events');
+    const relay = new IntegrationEventRelay('svc.events');
     relay.keepPrivate('encounterPair');
-    await relay.start();
+    const relays = new EventRelays(events, reads, bus);
+    relays.register(relay);
+    await relays.start();
     // the relay's checkpoint moves only after the bus accepted the batch: past 2, all it sends is on the bus
-    await eventually('the relay to pass both events', () => relay.currentPosition() >= 2);
-    await relay.stop();
+    await eventually('the relay to pass both events', () => (relays.positions().get(INTEGRATION_CHECKPOINT) ?? 0) >= 2);
+    await relays.stop();
     const onTheBus = { encounterPair: bus.retainedMessages('svc.events.encounterPair'), user: bus.retainedMessages('svc.events.user') };
     await bus.close();
     await reads.close();

@@ -11,13 +11,11 @@
  * categories that are private to their users (a feature registers them with
  * `keepPrivate`, e.g. the encounter swipes) are never relayed at all.
  */
-import { type EventStore, type RecordedEvent, streamCategory } from '../event-store/event-store.port';
-import { CheckpointedSubscription } from '../eventsourcing/checkpointed-subscription';
-import type { ReadStore } from '../read-store/read-store.port';
-import type { MessageBus, OutgoingMessage } from './message-bus.port';
+import { type RecordedEvent, streamCategory } from '../event-store/event-store.port';
+import type { EventRelay } from './event-relay';
+import type { OutgoingMessage } from './message-bus.port';
 
 export const INTEGRATION_CHECKPOINT = 'integrationEvents';
-const RETRY_DELAY_MS = 1000;
 const SECRET_FIELD = /(_hash|_sha256)$|password|secret/i;
 
 export interface IntegrationEvent {
@@ -61,31 +59,27 @@ export function toIntegrationMessage(event: RecordedEvent): OutgoingMessage {
   };
 }
 
-export class IntegrationEventRelay extends CheckpointedSubscription {
-  private readonly privateCategories: Set<string>;
+export class IntegrationEventRelay implements EventRelay {
+  readonly name = INTEGRATION_CHECKPOINT;
+  readonly startAt = 'beginning';
+  private readonly privateCategories = new Set<string>();
 
-  constructor(eventStore: EventStore, readStore: ReadStore, bus: MessageBus, topicPrefix: string) {
-    const privateCategories = new Set<string>();
-    super(
-      eventStore,
-      readStore,
-      INTEGRATION_CHECKPOINT,
-      async (events) => {
-        const byTopic = new Map<string, OutgoingMessage[]>();
-        for (const event of events) {
-          if (privateCategories.has(streamCategory(event.streamId))) continue;
-          const topic = integrationTopic(topicPrefix, event.streamId);
-          byTopic.set(topic, [...(byTopic.get(topic) ?? []), toIntegrationMessage(event)]);
-        }
-        for (const [topic, messages] of byTopic) await bus.publish(topic, messages);
-      },
-      RETRY_DELAY_MS,
-    );
-    this.privateCategories = privateCategories;
-  }
+  constructor(private readonly topicPrefix: string) {}
 
   /** Stream categories whose events never leave the node as integration events. Register before start. */
   keepPrivate(...categories: readonly string[]): void {
     for (const category of categories) this.privateCategories.add(category);
+  }
+
+  route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const event of events) {
+      if (this.privateCategories.has(streamCategory(event.streamId))) continue;
+      const topic = integrationTopic(this.topicPrefix, event.streamId);
+      let messages = byTopic.get(topic);
+      if (!messages) byTopic.set(topic, (messages = []));
+      messages.push(toIntegrationMessage(event));
+    }
+    return byTopic;
   }
 }
