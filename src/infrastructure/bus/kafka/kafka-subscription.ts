@@ -30,7 +30,7 @@
  */
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { BusMessage, BusSubscription, MessageHandler, SubscribeOptions } from '../message-bus.port';
-import { decodeMessage } from './kafka-mapping';
+import { BatchDecoder } from './kafka-mapping';
 import { waitAtMost } from '../../wait-at-most';
 
 export interface KafkaSubscriptionSettings {
@@ -199,6 +199,7 @@ export class KafkaSubscription implements BusSubscription {
     }
     const { topic, partition } = batch;
     const partitionKey = `${topic}:${partition}`;
+    const decoder = new BatchDecoder(topic, partition);
     const { commitThreshold, commitIntervalMs } = this.settings;
     // kafkajs committed at the end of the previous batch: nothing is pending
     let handledSinceCommit = 0;
@@ -208,7 +209,7 @@ export class KafkaSubscription implements BusSubscription {
     // again, and fetches from the first unhandled one (or the seek).
     for (const message of batch.messages) {
       if (this.stopped || !isRunning() || isStale()) return;
-      const busMessage = decodeMessage(topic, partition, message);
+      const busMessage = decoder.decode(message);
       const handled = (async () => this.handler(busMessage))(); // a synchronous throw counts as a failure too
       this.inFlight = handled.then(settled, settled);
       try {
