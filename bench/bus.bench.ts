@@ -25,8 +25,8 @@
  *         time, in order), the key decoded and the value JSON.parse'd,
  *         offsets committed only after handling (kafkajs's autoCommit: each
  *         handled offset resolved, committed once per fetched batch), with
- *         the adapter's consumer settings (partitionsConsumedConcurrently 1,
- *         maxWaitTimeInMs 500, sessionTimeout 30 s).
+ *         the adapter's consumer settings (partitionsConsumedConcurrently =
+ *         partitions, maxWaitTimeInMs 500, sessionTimeout 30 s).
  *     Both sides consume the warm-up topic once before measuring (kafkajs's
  *     fetch and decode paths get compiled before either is timed). Each
  *     round's rate runs from the first message handed over to the last (the
@@ -96,7 +96,7 @@ export const BARE_PRODUCER_NOTE =
 
 export const BARE_CONSUMER_NOTE =
   'bare consumer: kafkajs eachMessage awaited, key decoded + JSON.parse, autoCommit (offsets resolved after each handled ' +
-  'message, committed per fetched batch), same consumer settings as KafkaBus (one partition at a time)';
+  'message, committed per fetched batch), same consumer settings as KafkaBus (partitionsConsumedConcurrently = partitions)';
 
 function consumeFigures(rounds: ConsumeRun[]): ConsumeFigures {
   const seconds = rounds.reduce((sum, run) => sum + run.seconds, 0);
@@ -339,7 +339,7 @@ export async function runBusBench(options: BusBenchOptions): Promise<BusBenchRes
       await publishConcurrently(chunk(makeMessages(C - N, options.keys, N), 1000), options.publishers, sendBare(topics.bus));
       log(`  consume topic topped up to ${int(C)} messages (bare producer, untimed) in ${fixed(secondsSince(topUp), 2)} s`);
     }
-    const consumerSettings = { maxWaitTimeInMs: 500, sessionTimeout: 30_000, partitionsConsumedConcurrently: 1 };
+    const consumerSettings = { maxWaitTimeInMs: 500, sessionTimeout: 30_000, partitionsConsumedConcurrently: options.partitions };
     const consumeBus = async (topic: string, expected: number, label: string): Promise<ConsumeRun> => {
       const bar = progress(label, expected, 'msgs');
       const tracker = new ConsumeTracker(expected, bar);
