@@ -15,12 +15,23 @@
  *         values, same batches and concurrency, on another topic.
  *     Measured in rounds, alternating which side goes first, so broker
  *     warm-up and drift do not favour one side.
- *   consume: one KafkaBus.subscribe group (fromBeginning) reads the adapter's
- *     topic back: each handler awaited, offset committed after each message
- *     (the adapter's delivery contract). Context: a bare kafkajs consumer
- *     (eachMessage awaited, JSON.parse, autoCommit: one commit per fetched batch)
- *     on the same topic. Both rates run from the first message handed over to
- *     the last (the group join is reported separately).
+ *   consume: the adapter's topic, topped up after the publish measurement to
+ *     C messages (default 100,000: a round of 20,000 lasts under 0.1 s, too
+ *     short to measure on a shared machine), read back whole in rounds of
+ *     alternating order, each round one fresh group (fromBeginning) per side:
+ *     (1) KafkaBus.subscribe with a handler that reads the decoded message
+ *     (2) yardstick: a bare kafkajs consumer doing what the port requires:
+ *         eachMessage awaited per message (a partition's messages one at a
+ *         time, in order), the key decoded and the value JSON.parse'd,
+ *         offsets committed only after handling (kafkajs's autoCommit: each
+ *         handled offset resolved, committed once per fetched batch), with
+ *         the adapter's consumer settings (partitionsConsumedConcurrently =
+ *         partitions, maxWaitTimeInMs 500, sessionTimeout 30 s).
+ *     Both sides consume the warm-up topic once before measuring (kafkajs's
+ *     fetch and decode paths get compiled before either is timed). Each
+ *     round's rate runs from the first message handed over to the last (the
+ *     group join is reported separately); the figure of a side is its
+ *     messages over its time, summed over the rounds.
  */
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
@@ -41,6 +52,10 @@ export interface BusBenchOptions {
   warmup: number;
   /** cap on each consume phase; a phase that hits it reports what it read */
   consumeSeconds: number;
+  /** consume rounds per side (alternating which side goes first) */
+  consumeRounds: number;
+  /** messages each consume round reads (the publish topic is topped up to this many; at least `messages`) */
+  consumeMessages: number;
 }
 
 export interface ConsumeRun {
@@ -52,6 +67,15 @@ export interface ConsumeRun {
   complete: boolean;
 }
 
+/** One side's consume rounds together. */
+export interface ConsumeFigures {
+  rounds: ConsumeRun[];
+  /** messages over seconds, summed over the rounds (each round: first → last message) */
+  messagesPerSecond: number;
+  /** every round read all N messages */
+  complete: boolean;
+}
+
 export type BusBenchResult =
   | { skipped: string }
   | {
@@ -59,12 +83,26 @@ export type BusBenchResult =
       serverStartSeconds: number;
       busPublish: { seconds: number; messagesPerSecond: number };
       barePublish: { seconds: number; messagesPerSecond: number };
-      busConsume: ConsumeRun;
-      bareConsume: ConsumeRun | null;
+      busConsume: ConsumeFigures;
+      bareConsume: ConsumeFigures | null;
+      /** KafkaBus / bare per round (same round, back to back): the spread */
+      roundRatios: number[];
+      /** messages each consume round read */
+      consumeMessages: number;
     };
 
 export const BARE_PRODUCER_NOTE =
   'bare producer configured as KafkaBus: idempotent true, maxInFlightRequests 1, acks -1, default (murmur2) partitioner';
+
+export const BARE_CONSUMER_NOTE =
+  'bare consumer: kafkajs eachMessage awaited, key decoded + JSON.parse, autoCommit (offsets resolved after each handled ' +
+  'message, committed per fetched batch), same consumer settings as KafkaBus (partitionsConsumedConcurrently = partitions)';
+
+function consumeFigures(rounds: ConsumeRun[]): ConsumeFigures {
+  const seconds = rounds.reduce((sum, run) => sum + run.seconds, 0);
+  const messages = rounds.reduce((sum, run) => sum + Math.max(0, run.messages - 1), 0);
+  return { rounds, messagesPerSecond: seconds > 0 ? messages / seconds : 0, complete: rounds.every((run) => run.complete) };
+}
 
 /** Small JSON values, keyed round-robin over `keys` keys. */
 function makeMessages(count: number, keys: number, offset = 0): OutgoingMessage[] {
@@ -102,6 +140,17 @@ async function publishConcurrently(
     }),
   );
   return secondsSince(start);
+}
+
+/** Runs both sides one after the other, the first one first in even rounds, the second one in odd rounds. */
+async function inAlternatingOrder(round: number, first: () => Promise<void>, second: () => Promise<void>): Promise<void> {
+  if (round % 2 === 0) {
+    await first();
+    await second();
+  } else {
+    await second();
+    await first();
+  }
 }
 
 /** Counts distinct `seq` values until all `expected` arrived (or the cap); times first → last message. */
@@ -271,13 +320,7 @@ export async function runBusBench(options: BusBenchOptions): Promise<BusBenchRes
         bareSeconds += await publishConcurrently(batches, options.publishers, sendBare(topics.bare), (n) => bar.update(done + n));
         done += count;
       };
-      if (round % 2 === 0) {
-        await runBus();
-        await runBare();
-      } else {
-        await runBare();
-        await runBus();
-      }
+      await inAlternatingOrder(round, runBus, runBare);
     }
     bar.stop();
     const busPublish = { seconds: busSeconds, messagesPerSecond: N / busSeconds };
@@ -289,46 +332,117 @@ export async function runBusBench(options: BusBenchOptions): Promise<BusBenchRes
     );
     log(`  ratio KafkaBus publish / bare: ${ratio(busPublish.messagesPerSecond, barePublish.messagesPerSecond)}`);
 
-    // consume through the adapter: one group, handler awaited, commit per message
-    const busBar = progress('KafkaBus consume', N, 'msgs');
-    const busTracker = new ConsumeTracker(N, busBar);
-    const subscription = await bus.subscribe({ groupId: `bench-group-${id}`, topics: [topics.bus], fromBeginning: true }, async (message) => {
-      busTracker.record(message.value);
-    });
-    try {
-      await busTracker.wait(options.consumeSeconds);
-    } finally {
-      busBar.stop();
-      await subscription.stop();
+    // consume: the adapter's topic, topped up to C messages, read back whole by each side in alternating rounds
+    const C = Math.max(N, Math.floor(options.consumeMessages));
+    if (C > N) {
+      const topUp = now();
+      await publishConcurrently(chunk(makeMessages(C - N, options.keys, N), 1000), options.publishers, sendBare(topics.bus));
+      log(`  consume topic topped up to ${int(C)} messages (bare producer, untimed) in ${fixed(secondsSince(topUp), 2)} s`);
     }
-    const busConsume = busTracker.result();
-    log(`  KafkaBus consume (1 group, handler awaited, offsets committed in batches after handling): ${describeConsume(busConsume, N)}`);
-
-    // context: a bare kafkajs consumer on the same topic, committing per fetched batch
-    let bareConsume: ConsumeRun | null = null;
-    const consumer = kafka.consumer({ groupId: `bench-bare-group-${id}`, maxWaitTimeInMs: 500, sessionTimeout: 30_000 });
-    const bareBar = progress('bare kafkajs consume', N, 'msgs');
-    const bareTracker = new ConsumeTracker(N, bareBar);
-    try {
-      await consumer.connect();
-      await consumer.subscribe({ topics: [topics.bus], fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          bareTracker.record(message.value ? JSON.parse(message.value.toString('utf8')) : null);
+    const consumerSettings = { maxWaitTimeInMs: 500, sessionTimeout: 30_000, partitionsConsumedConcurrently: options.partitions };
+    const consumeBus = async (topic: string, expected: number, label: string): Promise<ConsumeRun> => {
+      const bar = progress(label, expected, 'msgs');
+      const tracker = new ConsumeTracker(expected, bar);
+      const subscription = await bus.subscribe(
+        { groupId: `bench-group-${randomBytes(4).toString('hex')}`, topics: [topic], fromBeginning: true },
+        async (message) => {
+          tracker.record(message.value);
         },
+      );
+      try {
+        await tracker.wait(options.consumeSeconds);
+      } finally {
+        bar.stop();
+        await subscription.stop();
+      }
+      return tracker.result();
+    };
+    const consumeBare = async (topic: string, expected: number, label: string): Promise<ConsumeRun> => {
+      const bar = progress(label, expected, 'msgs');
+      const tracker = new ConsumeTracker(expected, bar);
+      const consumer = kafka.consumer({
+        groupId: `bench-bare-group-${randomBytes(4).toString('hex')}`,
+        maxWaitTimeInMs: consumerSettings.maxWaitTimeInMs,
+        sessionTimeout: consumerSettings.sessionTimeout,
       });
-      await bareTracker.wait(options.consumeSeconds);
-      bareConsume = bareTracker.result();
-      log(`  context: bare kafkajs consumer (eachMessage awaited, autoCommit per batch): ${describeConsume(bareConsume, N)}`);
-      log(`  ratio KafkaBus consume / bare consume: ${ratio(busConsume.messagesPerSecond, bareConsume.messagesPerSecond)}`);
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        await consumer.run({
+          partitionsConsumedConcurrently: consumerSettings.partitionsConsumedConcurrently,
+          eachMessage: async ({ message }) => {
+            const decoded = {
+              key: message.key === null ? '' : message.key.toString('utf8'),
+              value: message.value ? JSON.parse(message.value.toString('utf8')) : null,
+            };
+            tracker.record(decoded.value);
+          },
+        });
+        await tracker.wait(options.consumeSeconds);
+      } finally {
+        bar.stop();
+        await consumer.disconnect().catch(() => undefined);
+      }
+      return tracker.result();
+    };
+
+    // warm-up: both sides read the adapter's warm-up topic once
+    const warmConsume = now();
+    await consumeBus(topics.busWarmup, options.warmup, 'warm-up KafkaBus consume');
+    let bareFailure: string | null = null;
+    try {
+      await consumeBare(topics.busWarmup, options.warmup, 'warm-up bare consume');
     } catch (error) {
-      log(`  context: bare kafkajs consumer failed: ${describeFailure(error).reason}`);
-    } finally {
-      bareBar.stop();
-      await consumer.disconnect().catch(() => undefined);
+      bareFailure = describeFailure(error).reason;
+    }
+    log(`  consume warm-up: ${int(options.warmup)} messages read by each side in ${fixed(secondsSince(warmConsume), 2)} s`);
+
+    const consumeRounds = Math.max(1, Math.floor(options.consumeRounds));
+    const busRuns: ConsumeRun[] = [];
+    const bareRuns: ConsumeRun[] = [];
+    const roundRatios: number[] = [];
+    for (let round = 0; round < consumeRounds; round++) {
+      const runBus = async () => {
+        const run = await consumeBus(topics.bus, C, `KafkaBus consume, round ${round + 1}`);
+        busRuns.push(run);
+        log(`  round ${round + 1} KafkaBus: ${describeConsume(run, C)}`);
+      };
+      const runBare = async () => {
+        if (bareFailure) return;
+        try {
+          const run = await consumeBare(topics.bus, C, `bare kafkajs consume, round ${round + 1}`);
+          bareRuns.push(run);
+          log(`  round ${round + 1} bare:     ${describeConsume(run, C)}`);
+        } catch (error) {
+          bareFailure = describeFailure(error).reason;
+        }
+      };
+      await inAlternatingOrder(round, runBus, runBare);
+      const bareRun = bareRuns[round];
+      if (bareRun && bareRun.messagesPerSecond > 0) roundRatios.push(busRuns[round].messagesPerSecond / bareRun.messagesPerSecond);
+    }
+    const busConsume = consumeFigures(busRuns);
+    const bareConsume = bareFailure ? null : consumeFigures(bareRuns);
+    log(`  ${BARE_CONSUMER_NOTE}`);
+    log(
+      `  (1) KafkaBus consume (handler awaited per message, offsets committed after handling): ` +
+        `${int(busConsume.messagesPerSecond)} msgs/s over ${consumeRounds} rounds of ${int(C)}` +
+        (busConsume.complete ? '' : ' [capped]'),
+    );
+    if (bareConsume) {
+      log(
+        `  (2) bare kafkajs consumer: ${int(bareConsume.messagesPerSecond)} msgs/s over ${consumeRounds} rounds of ${int(C)}` +
+          (bareConsume.complete ? '' : ' [capped]'),
+      );
+      log(
+        `  ratio KafkaBus consume / bare: ${ratio(busConsume.messagesPerSecond, bareConsume.messagesPerSecond)}` +
+          ` (per round ${roundRatios.map((r) => fixed(r, 2)).join(', ')}; alternating order)`,
+      );
+    } else {
+      log(`  (2) bare kafkajs consumer failed: ${bareFailure}`);
     }
 
-    return { skipped: null, serverStartSeconds, busPublish, barePublish, busConsume, bareConsume };
+    return { skipped: null, serverStartSeconds, busPublish, barePublish, busConsume, bareConsume, roundRatios, consumeMessages: C };
   } finally {
     await bus.close().catch(() => undefined);
     await producer?.disconnect().catch(() => undefined);

@@ -194,6 +194,29 @@ export function describeMessageBusContract(
       }
     }, TEST_TIMEOUT_MS);
 
+    it('given a handler busy with a message of one partition, when other partitions have messages, then they are handled meanwhile', async () => {
+      const topic = uniqueName('partitions');
+      await publishNumbers(topic, 0, 40, (n) => `key-${n}`); // 40 keys: spread over every partition
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let busyPartition: number | null = null;
+      const others: number[] = [];
+      await subscribe({ groupId: uniqueName('g'), topics: [topic], fromBeginning: true }, async (message) => {
+        if (busyPartition === null) {
+          busyPartition = message.partition;
+          await released;
+        } else if (message.partition !== busyPartition) {
+          others.push(valueOf(message).n);
+        }
+      });
+
+      try {
+        await eventually('a message of another partition was handled', () => others.length > 0);
+      } finally {
+        release(); // the subscription's stop waits for the busy handler
+      }
+    }, TEST_TIMEOUT_MS);
+
     it('given a handler that throws once, when a message fails, then it is delivered again before the next one of its key', async () => {
       const topic = uniqueName('retry');
       const attempts = new Map<number, number>();

@@ -18,6 +18,7 @@ import { KafkaBus } from './kafka-bus';
 import { eventually } from '../../../../test/support/eventually';
 import {
   assertTopicName,
+  BatchDecoder,
   decodeHeaders,
   decodeMessage,
   encodeHeaders,
@@ -77,8 +78,9 @@ describe('Kafka mapping', () => {
       });
     });
 
-    it('given messages with alternating timestamps, when decoded, then each gets its own time', () => {
-      const at = (millis: number) => decodeMessage('t', 0, kafkaMessage({ timestamp: String(millis) })).timestamp;
+    it('given messages of one batch with alternating timestamps, when decoded, then each gets its own time', () => {
+      const decoder = new BatchDecoder('t', 0);
+      const at = (millis: number) => decoder.decode(kafkaMessage({ timestamp: String(millis) })).timestamp;
       expect([at(0), at(1000), at(1000), at(0)]).toEqual([
         '1970-01-01T00:00:00.000Z',
         '1970-01-01T00:00:01.000Z',

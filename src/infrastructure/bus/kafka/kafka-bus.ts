@@ -37,6 +37,12 @@ export interface KafkaBusOptions {
   idempotent?: boolean;
   /** longest wait of a fetch for new messages (default 500 ms, like Java's fetch.max.wait.ms) */
   maxWaitTimeMs?: number;
+  /**
+   * Partitions one subscription handles at the same time (default: the bus's
+   * `partitions`). Messages of one partition are always handled one at a
+   * time, in order; different partitions, hence different keys, may overlap.
+   */
+  partitionsConsumedConcurrently?: number;
   /** a member that sends no heartbeat for this long leaves its group (default 30 s) */
   sessionTimeoutMs?: number;
   /**
@@ -51,7 +57,12 @@ export interface KafkaBusOptions {
    * many handled offsets await their commit (default 500) ...
    */
   commitThreshold?: number;
-  /** ... or this long after the previous commit (default 250 ms). A crash redelivers at most that much. */
+  /**
+   * ... or this long after the previous commit (default 250 ms). The handler
+   * does not wait for these commits (one is in flight at a time), so a crash
+   * redelivers at most that much plus what was handled during one commit's
+   * round trip.
+   */
   commitIntervalMs?: number;
   /** told about every handler failure before the retry (default: console.warn) */
   onHandlerError?: (error: unknown, message: BusMessage) => void;
@@ -109,6 +120,7 @@ export class KafkaBus implements MessageBus {
   private readonly idempotent: boolean;
   private readonly commitThreshold: number;
   private readonly commitIntervalMs: number;
+  private readonly partitionsConsumedConcurrently: number;
   private readonly subscriptions = new Set<KafkaSubscription>();
   private readonly topicsReady = new Map<string, Promise<void>>();
   private producerState: { producer: Producer; ready: Promise<Producer> } | null = null;
@@ -127,8 +139,10 @@ export class KafkaBus implements MessageBus {
     this.idempotent = options.idempotent ?? true;
     this.commitThreshold = options.commitThreshold ?? 500;
     this.commitIntervalMs = options.commitIntervalMs ?? 250;
+    this.partitionsConsumedConcurrently = options.partitionsConsumedConcurrently ?? this.partitions;
     for (const [name, value] of Object.entries({
       partitions: this.partitions,
+      partitionsConsumedConcurrently: this.partitionsConsumedConcurrently,
       replicationFactor: this.replicationFactor,
       commitThreshold: this.commitThreshold,
       commitIntervalMs: this.commitIntervalMs,
@@ -197,6 +211,7 @@ export class KafkaBus implements MessageBus {
       stopTimeoutMs: this.options.stopTimeoutMs ?? 10_000,
       commitIntervalMs: this.commitIntervalMs,
       commitThreshold: this.commitThreshold,
+      partitionsConsumedConcurrently: this.partitionsConsumedConcurrently,
       onStopped: () => this.subscriptions.delete(subscription!),
     });
     const joined = subscription;

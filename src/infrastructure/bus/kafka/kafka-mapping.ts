@@ -25,7 +25,10 @@ export function encodeHeaders(headers: Headers | undefined): Record<string, stri
  */
 export function decodeHeaders(headers: IHeaders | undefined): Headers {
   const decoded: Headers = {};
-  for (const [name, raw] of Object.entries(headers ?? {})) {
+  if (headers === undefined) return decoded;
+  for (const name in headers) {
+    if (!Object.prototype.hasOwnProperty.call(headers, name)) continue;
+    const raw = headers[name];
     const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
     if (value === undefined || value === null) continue;
     decoded[name] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
@@ -46,30 +49,45 @@ export function encodeMessages(messages: OutgoingMessage[]): Message[] {
   }));
 }
 
-/** A consumed kafkajs message as the port's BusMessage. */
-export function decodeMessage(topic: string, partition: number, message: KafkaMessage): BusMessage {
-  return {
-    topic,
-    partition,
-    offset: Number(message.offset),
-    key: message.key === null ? '' : message.key.toString('utf8'),
-    value: decodeValue(message.value),
-    headers: decodeHeaders(message.headers),
-    timestamp: isoTimestamp(message.timestamp),
-  };
+/**
+ * Turns the consumed messages of one fetched batch (one partition) into the
+ * port's BusMessages. The messages of a record batch share their
+ * LogAppendTime: it is formatted once per run of equal timestamps.
+ */
+export class BatchDecoder {
+  private lastTimestamp = '';
+  private lastIso = '';
+
+  constructor(
+    private readonly topic: string,
+    private readonly partition: number,
+  ) {}
+
+  decode(message: KafkaMessage): BusMessage {
+    return {
+      topic: this.topic,
+      partition: this.partition,
+      offset: Number(message.offset),
+      key: message.key === null ? '' : message.key.toString('utf8'),
+      value: decodeValue(message.value),
+      headers: decodeHeaders(message.headers),
+      timestamp: this.isoTimestamp(message.timestamp),
+    };
+  }
+
+  private isoTimestamp(timestamp: string): string {
+    if (timestamp === this.lastTimestamp) return this.lastIso;
+    const millis = Number(timestamp);
+    if (!(Number.isFinite(millis) && millis >= 0)) return new Date().toISOString();
+    this.lastIso = new Date(millis).toISOString();
+    this.lastTimestamp = timestamp;
+    return this.lastIso;
+  }
 }
 
-// The messages of one record batch share their LogAppendTime: format it once.
-let lastTimestamp = '';
-let lastIso = '';
-
-function isoTimestamp(timestamp: string): string {
-  if (timestamp === lastTimestamp) return lastIso;
-  const millis = Number(timestamp);
-  if (!(Number.isFinite(millis) && millis >= 0)) return new Date().toISOString();
-  lastIso = new Date(millis).toISOString();
-  lastTimestamp = timestamp;
-  return lastIso;
+/** A consumed kafkajs message as the port's BusMessage. */
+export function decodeMessage(topic: string, partition: number, message: KafkaMessage): BusMessage {
+  return new BatchDecoder(topic, partition).decode(message);
 }
 
 function decodeValue(value: Buffer | null): unknown {

@@ -3,7 +3,9 @@
  *
  * Delivery (the port's semantics):
  * - messages of a partition are handed over one at a time, in offset order
- *   (one partition at a time per consumer; a key always maps to one partition);
+ *   (a key always maps to one partition); different partitions are handled
+ *   at the same time, up to `partitionsConsumedConcurrently` (like the
+ *   in-process bus, whose partitions are its unit of parallelism);
  * - an offset is committed only after its message's handler resolved, never
  *   before; handled offsets are committed in batches (see "Commits" below),
  *   so a crash redelivers at most the handled-but-uncommitted tail;
@@ -11,26 +13,36 @@
  *   again after a delay that doubles up to a limit; the partition's later
  *   messages wait, other partitions go on.
  *
- * Commits: each handled message's offset is resolved (kafkajs's
- * resolveOffset; eachBatchAutoResolve is off, so nothing unhandled is ever
- * resolved), and what was resolved is committed:
+ * Commits: only handled offsets are resolved (kafkajs's resolveOffset;
+ * eachBatchAutoResolve is off, so nothing unhandled is ever resolved), and
+ * what was resolved is committed (HandledOffsets does the bookkeeping):
  * - within a batch, once `commitThreshold` messages were handled since the
  *   last commit or `commitIntervalMs` passed, whichever comes first (counted
  *   here: kafkajs's own threshold check recounts every partition's offsets
- *   after each message, which costs as much as the rest of the loop);
+ *   after each message, which costs as much as the rest of the loop). The
+ *   handler of the next message does not wait for that commit's round trip;
+ *   one commit is in flight at a time, and the batch ends only after it;
  * - at the end of every fetched batch (kafkajs's autoCommit), including one
  *   cut short by a failing handler, a seek, or stop(): an idle partition
  *   never keeps handled offsets uncommitted, and stop() returns after that
  *   commit;
  * - when a heartbeat learns of a rebalance (kafkajs's autoCommit commits
- *   before it rejoins), so the next owner of a partition starts after what
- *   was handled.
- * One offset commit per batch instead of one per message is what lets the
- * consumer keep up with the broker.
+ *   before it rejoins): handled offsets are resolved before every heartbeat
+ *   this subscription asks for and whenever a batch ends, so the next owner
+ *   of a partition starts after what was handled. One gap remains with
+ *   partitions handled at the same time: what another partition handled
+ *   during kafkajs's end-of-batch commit, just before its heartbeat, is not
+ *   in that commit and comes again to the next owner (at-least-once).
+ * Resolving the last handled offset covers every one before it, so it is
+ * done at those moments rather than after each message (kafkajs parses and
+ * formats a 64-bit offset each time). One offset commit per batch (or per
+ * `commitThreshold` messages) instead of one per message, never waited for
+ * in the middle of a batch, is what lets the consumer keep up with the broker.
  */
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { BusMessage, BusSubscription, MessageHandler, SubscribeOptions } from '../message-bus.port';
-import { decodeMessage } from './kafka-mapping';
+import { HandledOffsets } from './handled-offsets';
+import { BatchDecoder } from './kafka-mapping';
 import { waitAtMost } from '../../wait-at-most';
 
 export interface KafkaSubscriptionSettings {
@@ -50,6 +62,8 @@ export interface KafkaSubscriptionSettings {
   commitIntervalMs: number;
   /** within a batch, commit once this many handled offsets await their commit */
   commitThreshold: number;
+  /** partitions handled at the same time, each one message at a time */
+  partitionsConsumedConcurrently: number;
   /** called once stop() is done */
   onStopped?: () => void;
 }
@@ -64,8 +78,16 @@ function stoppedError(): Error {
   return Object.assign(new Error('KafkaBus subscription was stopped'), { retriable: false });
 }
 
-const settled = (): void => undefined;
+/** The handler call under way in one batch (its result, or undefined before the first). */
+interface HandlerSlot {
+  handling: unknown;
+}
 
+/**
+ * How often a batch asks kafkajs for a heartbeat (kafkajs sends one only once
+ * per heartbeat interval, 3 s; asking costs a few promises, so not per message).
+ */
+const HEARTBEAT_CHECK_MS = 100;
 
 export class KafkaSubscription implements BusSubscription {
   private stopped = false;
@@ -75,8 +97,10 @@ export class KafkaSubscription implements BusSubscription {
   private starting: Promise<void> | null = null;
   /** settles once the first join (and fetch) succeeded or failed */
   private joinSettled: Promise<void> | null = null;
-  /** the handler call under way, if any (settles, never rejects) */
-  private inFlight: Promise<void> | null = null;
+  /** the batches being handled (one per partition), each with its handler call under way */
+  private readonly batches = new Map<HandledOffsets, HandlerSlot>();
+  /** seeks made by retryLater (the only caller of consumer.seek) */
+  private seeks = 0;
 
   constructor(
     private readonly consumer: Consumer,
@@ -136,7 +160,7 @@ export class KafkaSubscription implements BusSubscription {
         // commits by itself (see "Commits" above)
         autoCommit: true,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: 1,
+        partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently,
         eachBatch: (payload) => this.eachBatch(payload),
       });
     })();
@@ -179,7 +203,8 @@ export class KafkaSubscription implements BusSubscription {
       // group and disconnects; a dead broker can hold that up for its retries
       const disconnected = this.consumer.disconnect().catch(() => undefined);
       try {
-        await this.inFlight;
+        // the handler calls under way (no new one starts once stopped)
+        await Promise.allSettled([...this.batches.values()].map((slot) => slot.handling));
         await waitAtMost(disconnected, this.settings.stopTimeoutMs);
       } finally {
         this.settings.onStopped?.();
@@ -189,44 +214,64 @@ export class KafkaSubscription implements BusSubscription {
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, uncommittedOffsets, isRunning, isStale, pause } =
-      payload;
     if (this.stopped) {
       // stop() ends kafkajs's loop (isRunning() turns false); one still
       // running after stop() is a straggler: crash it for good
-      if (isRunning()) throw stoppedError();
+      if (payload.isRunning()) throw stoppedError();
       return;
     }
+    const offsets = new HandledOffsets(payload, this.settings.commitThreshold, this.settings.commitIntervalMs);
+    const slot: HandlerSlot = { handling: undefined };
+    this.batches.set(offsets, slot);
+    try {
+      await this.handleMessages(payload, offsets, slot);
+    } finally {
+      this.batches.delete(offsets);
+      // kafkajs commits the resolved offsets and asks for a heartbeat after
+      // each batch: resolve the other batches' handled offsets too
+      for (const active of this.batches.keys()) active.resolve();
+      await offsets.settle();
+    }
+    offsets.throwIfFailed();
+  }
+
+  /**
+   * Hands the batch's messages to the handler one at a time. Returning early
+   * leaves the rest of the batch unresolved; kafkajs then commits what was
+   * resolved (the handled messages) before it fetches again, and fetches from
+   * the first unhandled one (or the seek).
+   */
+  private async handleMessages(payload: EachBatchPayload, offsets: HandledOffsets, slot: HandlerSlot): Promise<void> {
+    const { batch, heartbeat, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     const partitionKey = `${topic}:${partition}`;
-    const { commitThreshold, commitIntervalMs } = this.settings;
-    // kafkajs committed at the end of the previous batch: nothing is pending
-    let handledSinceCommit = 0;
-    let commitDue = Date.now() + commitIntervalMs;
-    // Returning early leaves the rest of the batch unresolved; kafkajs then
-    // commits what was resolved (the handled messages) before it fetches
-    // again, and fetches from the first unhandled one (or the seek).
+    const decoder = new BatchDecoder(topic, partition);
+    // only this subscription seeks (retryLater, which ends its own batch): without a seek since, no batch is stale
+    const seeks = this.seeks;
+    let heartbeatCheck = Date.now() + HEARTBEAT_CHECK_MS;
     for (const message of batch.messages) {
-      if (this.stopped || !isRunning() || isStale()) return;
-      const busMessage = decodeMessage(topic, partition, message);
-      const handled = (async () => this.handler(busMessage))(); // a synchronous throw counts as a failure too
-      this.inFlight = handled.then(settled, settled);
+      if (this.stopped || !isRunning() || offsets.failed || (this.seeks !== seeks && isStale())) return;
+      const busMessage = decoder.decode(message);
       try {
-        await handled;
+        const handling = this.handler(busMessage); // a synchronous throw counts as a failure too
+        slot.handling = handling;
+        await handling;
       } catch (error) {
+        offsets.resolve(); // what came before is committed with the seek
         this.retryLater(topic, partition, message, pause);
         this.report(error, busMessage);
         return;
       }
       if (this.failing.size > 0) this.failing.delete(partitionKey);
-      resolveOffset(message.offset);
-      if (++handledSinceCommit >= commitThreshold || Date.now() >= commitDue) {
-        await commitOffsetsIfNecessary(uncommittedOffsets()); // with offsets: commits them now
-        handledSinceCommit = 0;
-        commitDue = Date.now() + commitIntervalMs;
+      const now = Date.now();
+      offsets.handled(message.offset, now);
+      if (now >= heartbeatCheck) {
+        // kafkajs sends one once per heartbeat interval; one that learns of a
+        // rebalance commits the resolved offsets: resolve every batch's first
+        for (const active of this.batches.keys()) active.resolve();
+        await heartbeat();
+        heartbeatCheck = Date.now() + HEARTBEAT_CHECK_MS;
       }
-      // sent only once per heartbeat interval; keeps a long batch in its group
-      await heartbeat();
     }
   }
 
@@ -239,6 +284,7 @@ export class KafkaSubscription implements BusSubscription {
     const delay = Math.min(this.settings.retryDelayMs * 2 ** (attempts - 1), this.settings.maxRetryDelayMs);
 
     const resume = pause();
+    this.seeks++;
     try {
       // under autoCommit kafkajs also commits the sought offset (the failed
       // message's: everything before it was handled) when it applies the seek
