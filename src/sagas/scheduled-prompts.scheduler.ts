@@ -27,6 +27,7 @@ import {
   scheduledPromptDecider,
   scheduledPromptStreamId,
 } from '../aggregates/chat/scheduled-prompt';
+import { leftIn } from '../aggregates/shared/decider';
 import { DomainError } from '../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { Clock } from '../infrastructure/clock';
@@ -184,15 +185,15 @@ export class PromptScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     const claimed = claim.events.find((e: ScheduledPromptEvent): e is ScheduledPromptClaimed => e.type === 'ScheduledPromptClaimed');
     if (!claimed) return 'failed'; // the last attempt's lease ran out: given up
     const { attempt } = claimed.data;
-    const state = claim.state;
+    const state = leftIn(claim.state, 'running');
 
     let response: string;
     try {
       const reply = await this.pipeline.run(
         {
-          userId: state.userId!,
-          promptId: state.promptId!,
-          prompt: state.prompt!,
+          userId: state.userId,
+          promptId: state.promptId,
+          prompt: state.prompt,
           createAgent: false,
           taskSource: 'own',
           modelConfig: null,

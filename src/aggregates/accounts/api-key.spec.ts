@@ -19,6 +19,9 @@ describe('api key', () => {
   it('given an issued key, when someone else revokes it, then it reads as not found', () =>
     given(issued).when({ kind: 'revoke', requestedBy: 'u2' }).thenRefused('not_found', 'API key not found'));
 
+  it('given a revoked key, then the state keeps its id and owner', () =>
+    expect(given(issued, revoked).state()).toEqual({ status: 'revoked', keyId: 'k1', ownerId: 'u1' }));
+
   it('given a revoked key, when revoking again, then nothing more is recorded', () =>
     given(issued, revoked).when({ kind: 'revoke', requestedBy: 'u1' }).thenNothing());
 });

@@ -18,12 +18,8 @@ export type ApiKeyEvent =
     }
   | { type: 'ApiKeyRevoked'; data: { key_id: string; user_id: string; revoked_at: string } };
 
-export interface ApiKeyState {
-  keyId: string | null;
-  issued: boolean;
-  ownerId: string | null;
-  revoked: boolean;
-}
+/** Not issued yet, or issued to its owner and still usable or revoked. */
+export type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; keyId: string; ownerId: string };
 
 export type ApiKeyCommand =
   | { kind: 'issue'; keyId: string; userId: string; name: string; tier: ApiKeyTier; secretSha256: string }
@@ -34,13 +30,13 @@ export function apiKeyStreamId(keyId: string): string {
 }
 
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
-  initialState: { keyId: null, issued: false, ownerId: null, revoked: false },
+  initialState: { status: 'none' },
   evolve(state, event) {
     switch (event.type) {
       case 'ApiKeyIssued':
-        return { keyId: event.data.key_id, issued: true, ownerId: event.data.user_id, revoked: false };
+        return { status: 'active', keyId: event.data.key_id, ownerId: event.data.user_id };
       case 'ApiKeyRevoked':
-        return { ...state, revoked: true };
+        return state.status === 'none' ? state : { ...state, status: 'revoked' };
       default:
         return assertNever(event);
     }
@@ -48,7 +44,7 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
   decide(command, state, now) {
     switch (command.kind) {
       case 'issue':
-        if (state.issued) throw new DomainError('conflict', 'API key already issued');
+        if (state.status !== 'none') throw new DomainError('conflict', 'API key already issued');
         return [
           {
             type: 'ApiKeyIssued',
@@ -63,10 +59,10 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
           },
         ];
       case 'revoke':
-        if (!state.issued || state.ownerId !== command.requestedBy) throw new DomainError('not_found', 'API key not found');
-        if (state.revoked) return [];
+        if (state.status === 'none' || state.ownerId !== command.requestedBy) throw new DomainError('not_found', 'API key not found');
+        if (state.status === 'revoked') return [];
         return [
-          { type: 'ApiKeyRevoked', data: { key_id: state.keyId!, user_id: state.ownerId, revoked_at: now.toISOString() } },
+          { type: 'ApiKeyRevoked', data: { key_id: state.keyId, user_id: state.ownerId, revoked_at: now.toISOString() } },
         ];
       default:
         return assertNever(command);

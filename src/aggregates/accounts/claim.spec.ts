@@ -31,6 +31,11 @@ describe('claim', () => {
       .when({ kind: 'claim', value: 'alice', ownerId: 'u2' })
       .then({ type: 'UsernameClaimed', data: { value: 'alice', owner_id: 'u2', claimed_at: now.toISOString() } }));
 
+  it('given a claim, then the state names its owner and when it was claimed', () =>
+    expect(given(claimed('u1')).state()).toEqual({ status: 'claimed', owner: 'u1', claimedAt: '2026-11-22T09:00:00.000Z' }));
+
+  it('given a released claim, then the value is free', () => expect(given(claimed('u1'), released('u1')).state()).toEqual({ status: 'free' }));
+
   it('given a claim by someone else, when a stranger releases it, then nothing happens', () =>
     given(claimed('u1')).when({ kind: 'release', value: 'alice', ownerId: 'u2' }).thenNothing());
 

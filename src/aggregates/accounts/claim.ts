@@ -15,10 +15,8 @@ export type ClaimEvent =
   | { type: `${Capitalised}Claimed`; data: { value: string; owner_id: string; claimed_at: string } }
   | { type: `${Capitalised}Released`; data: { value: string; owner_id: string } };
 
-export interface ClaimState {
-  owner: string | null;
-  claimedAt: string | null;
-}
+/** Nobody holds the value, or one owner does since `claimedAt`. */
+export type ClaimState = { status: 'free' } | { status: 'claimed'; owner: string; claimedAt: string };
 
 export type ClaimCommand =
   | {
@@ -56,17 +54,19 @@ export const TAKEN_MESSAGES: Record<ClaimScope, string> = {
 export function claimDecider(scope: ClaimScope): Decider<ClaimState, ClaimCommand, ClaimEvent> {
   const types = claimEventTypes(scope);
   return {
-    initialState: { owner: null, claimedAt: null },
+    initialState: { status: 'free' },
     evolve(state, event) {
-      if (event.type === types.claimed) return { owner: event.data.owner_id, claimedAt: (event.data as { claimed_at: string }).claimed_at };
-      if (event.type === types.released) return { owner: null, claimedAt: null };
+      if (event.type === types.claimed) {
+        return { status: 'claimed', owner: event.data.owner_id, claimedAt: (event.data as { claimed_at: string }).claimed_at };
+      }
+      if (event.type === types.released) return { status: 'free' };
       return state;
     },
     decide(command, state, now) {
       switch (command.kind) {
         case 'claim': {
-          if (state.owner === command.ownerId) return [];
-          if (state.owner !== null && state.owner !== command.takeOverAbandonedFrom) {
+          if (state.status === 'claimed' && state.owner === command.ownerId) return [];
+          if (state.status === 'claimed' && state.owner !== command.takeOverAbandonedFrom) {
             throw new DomainError('conflict', TAKEN_MESSAGES[scope]);
           }
           return [
@@ -77,7 +77,7 @@ export function claimDecider(scope: ClaimScope): Decider<ClaimState, ClaimComman
           ];
         }
         case 'release':
-          if (state.owner !== command.ownerId) return [];
+          if (state.status !== 'claimed' || state.owner !== command.ownerId) return [];
           return [
             {
               type: types.released as ClaimEvent['type'],

@@ -47,6 +47,7 @@ describe('user', () => {
 
     it('given a registration, then the state holds what a session shows (no activity yet)', () => {
       expect(given(registered).state()).toMatchObject({
+        status: 'registered',
         userId: 'u1',
         username: 'alice',
         email: 'alice@example.com',
@@ -58,14 +59,16 @@ describe('user', () => {
       });
     });
 
-    it('given a guest registration, then the state shows a guest without e-mail, active since registering', () => {
-      expect(given(guest).state()).toMatchObject({
+    it('given a guest registration, then the state shows a guest without e-mail or password, active since registering', () => {
+      expect(given(guest).state()).toEqual({
+        status: 'guest',
         userId: 'g1',
         username: 'guest_bob_a1b2c3',
-        email: null,
         displayName: 'bob',
         role: 'guest',
         userType: 'guest',
+        recoveryCodeHash: 'code1',
+        registeredAt: '2026-11-22T09:00:00.000Z',
         lastActiveAt: '2026-11-22T09:00:00.000Z',
       });
     });
@@ -78,7 +81,7 @@ describe('user', () => {
         .then({ type: 'UserLoggedIn', data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() } }));
 
     it('given a registered user, when a verified login is recorded, then the state shows the activity', () => {
-      expect(given(registered).when(login()).state().lastActiveAt).toBe(now.toISOString());
+      expect(given(registered).when(login()).state()).toMatchObject({ status: 'registered', lastActiveAt: now.toISOString() });
     });
 
     it('given a registered user, when a wrong password is recorded, then UserLoginFailed is recorded for the audit', () =>

@@ -9,20 +9,28 @@ import { DomainError, assertNever } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
 import type { GuestRegisteredData, Role, UserEvent, UserRegisteredData, UserType } from './user.events';
 
-export interface UserState {
-  exists: boolean;
-  userId: string | null;
-  username: string | null;
-  email: string | null;
-  displayName: string | null;
-  userType: UserType | null;
-  role: Role | null;
-  passwordHash: string | null;
-  recoveryCodeHash: string | null;
-  registeredAt: string | null;
-  /** the last login or recovery (a guest's registration counts) */
+/** What every account shows, whichever way it was registered. */
+export interface UserProfile {
+  userId: string;
+  username: string;
+  displayName: string;
+  userType: UserType;
+  role: Role;
+  registeredAt: string;
+  /** the last login or recovery (a guest's registration counts); null until then */
   lastActiveAt: string | null;
 }
+
+/**
+ * No account yet; an account registered with e-mail and password; or a guest,
+ * who has neither and signs back in with a one-time recovery code.
+ */
+export type UserState =
+  | { status: 'none' }
+  | (UserProfile & { status: 'registered'; email: string; passwordHash: string })
+  | (UserProfile & { status: 'guest'; recoveryCodeHash: string });
+
+export type UserAccount = Exclude<UserState, { status: 'none' }>;
 
 export type UserCommand =
   | { kind: 'register'; registration: Omit<UserRegisteredData, 'registered_at'> }
@@ -36,26 +44,13 @@ export type UserCommand =
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 export const INVALID_RECOVERY_CODE = 'Invalid recovery code';
 
-const initialState: UserState = {
-  exists: false,
-  userId: null,
-  username: null,
-  email: null,
-  displayName: null,
-  userType: null,
-  role: null,
-  passwordHash: null,
-  recoveryCodeHash: null,
-  registeredAt: null,
-  lastActiveAt: null,
-};
+const initialState: UserState = { status: 'none' };
 
 function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
       return {
-        ...state,
-        exists: true,
+        status: 'registered',
         userId: event.data.user_id,
         username: event.data.username,
         email: event.data.email,
@@ -68,11 +63,9 @@ function evolve(state: UserState, event: UserEvent): UserState {
       };
     case 'GuestRegistered':
       return {
-        ...state,
-        exists: true,
+        status: 'guest',
         userId: event.data.user_id,
         username: event.data.username,
-        email: null,
         displayName: event.data.display_name,
         userType: 'guest',
         role: 'guest',
@@ -81,10 +74,13 @@ function evolve(state: UserState, event: UserEvent): UserState {
         lastActiveAt: event.data.registered_at,
       };
     case 'GuestRecovered':
+      if (state.status !== 'guest') return state;
       return { ...state, recoveryCodeHash: event.data.recovery_code_hash, lastActiveAt: event.data.at };
     case 'UserRoleChanged':
+      if (state.status === 'none') return state;
       return { ...state, role: event.data.role };
     case 'UserLoggedIn':
+      if (state.status === 'none') return state;
       return { ...state, lastActiveAt: event.data.at };
     case 'UserLoginFailed':
     case 'TokenRevoked':
@@ -98,31 +94,31 @@ function decide(command: UserCommand, state: UserState, now: Date): UserEvent[] 
   const at = now.toISOString();
   switch (command.kind) {
     case 'register':
-      if (state.exists) throw new DomainError('conflict', 'User already registered');
+      if (state.status !== 'none') throw new DomainError('conflict', 'User already registered');
       return [{ type: 'UserRegistered', data: { ...command.registration, registered_at: at } }];
     case 'registerGuest':
-      if (state.exists) throw new DomainError('conflict', 'User already registered');
+      if (state.status !== 'none') throw new DomainError('conflict', 'User already registered');
       return [{ type: 'GuestRegistered', data: { ...command.registration, registered_at: at } }];
     case 'recordLogin':
-      if (!state.exists) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
-      if (!command.passwordVerified) return [{ type: 'UserLoginFailed', data: { user_id: state.userId!, at } }];
+      if (state.status === 'none') throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
+      if (!command.passwordVerified) return [{ type: 'UserLoginFailed', data: { user_id: state.userId, at } }];
       return [
-        { type: 'UserLoggedIn', data: { user_id: state.userId!, token_id: command.tokenId, method: command.method, at } },
+        { type: 'UserLoggedIn', data: { user_id: state.userId, token_id: command.tokenId, method: command.method, at } },
       ];
     case 'revokeToken':
-      if (!state.exists) throw new DomainError('not_found', 'user not found');
+      if (state.status === 'none') throw new DomainError('not_found', 'user not found');
       return [
-        { type: 'TokenRevoked', data: { user_id: state.userId!, token_id: command.tokenId, expires_at: command.expiresAt, at } },
+        { type: 'TokenRevoked', data: { user_id: state.userId, token_id: command.tokenId, expires_at: command.expiresAt, at } },
       ];
     case 'recoverGuest':
-      if (!state.exists || state.userType !== 'guest' || state.recoveryCodeHash !== command.presentedCodeHash) {
+      if (state.status !== 'guest' || state.recoveryCodeHash !== command.presentedCodeHash) {
         throw new DomainError('unauthenticated', INVALID_RECOVERY_CODE);
       }
       return [
         {
           type: 'GuestRecovered',
           data: {
-            user_id: state.userId!,
+            user_id: state.userId,
             token_id: command.tokenId,
             recovery_code_hash: command.newCodeHash,
             device_id: command.deviceId,
@@ -131,12 +127,12 @@ function decide(command: UserCommand, state: UserState, now: Date): UserEvent[] 
         },
       ];
     case 'changeRole':
-      if (!state.exists) throw new DomainError('not_found', 'user not found');
+      if (state.status === 'none') throw new DomainError('not_found', 'user not found');
       if (state.role === command.role) return [];
       return [
         {
           type: 'UserRoleChanged',
-          data: { user_id: state.userId!, role: command.role, previous_role: state.role!, changed_by: command.changedBy, at },
+          data: { user_id: state.userId, role: command.role, previous_role: state.role, changed_by: command.changedBy, at },
         },
       ];
     default:

@@ -57,20 +57,20 @@ describe('drafts', () => {
 describe('nextCreateStep', () => {
   const draft = draftFromPrompt('convert 10 km to miles', steps);
   it('given no CREATE in progress, then propose a draft from the prompt', () => {
-    expect(nextCreateStep({ stage: 'none', draft: null, prompt: 'convert 10 km to miles', steps, autonomous: false }).kind).toBe('propose');
+    expect(nextCreateStep({ creation: { stage: 'none' }, prompt: 'convert 10 km to miles', steps, autonomous: false }).kind).toBe('propose');
   });
   it('given gathering and an approval, then review the same draft', () => {
-    expect(nextCreateStep({ stage: 'gathering', draft, prompt: 'looks good', steps: [], autonomous: false })).toEqual({ kind: 'review', draft });
+    expect(nextCreateStep({ creation: { stage: 'gathering', draft }, prompt: 'looks good', steps: [], autonomous: false })).toEqual({ kind: 'review', draft });
   });
   it('given review and an approval, then run', () => {
-    expect(nextCreateStep({ stage: 'review', draft, prompt: 'approve', steps: [], autonomous: false })).toEqual({ kind: 'run', draft });
+    expect(nextCreateStep({ creation: { stage: 'review', draft }, prompt: 'approve', steps: [], autonomous: false })).toEqual({ kind: 'run', draft });
   });
   it('given review and a change, then back to gathering with the amended draft', () => {
-    const step = nextCreateStep({ stage: 'review', draft, prompt: 'also convert 5 kg to lb', steps: [steps[0]], autonomous: false });
+    const step = nextCreateStep({ creation: { stage: 'review', draft }, prompt: 'also convert 5 kg to lb', steps: [steps[0]], autonomous: false });
     expect(step.kind).toBe('propose');
     expect(step.draft.actions).toHaveLength(3);
   });
   it('given autonomous, then run at once', () => {
-    expect(nextCreateStep({ stage: 'none', draft: null, prompt: 'convert 10 km to miles', steps, autonomous: true }).kind).toBe('run');
+    expect(nextCreateStep({ creation: { stage: 'none' }, prompt: 'convert 10 km to miles', steps, autonomous: true }).kind).toBe('run');
   });
 });

@@ -7,7 +7,11 @@
  * `autonomous` does gathering and recipe in one call; `casual_conv` skips task
  * decomposition; `speculative` answers fast and hands off to an expert.
  */
+import { assertNever } from '../shared/domain-error';
 import type { AgentDraft, CreationStage, RecipeAction } from './chat.events';
+
+/** Where CREATE stands in a conversation: a draft exists only while it is gathered or reviewed. */
+export type CreationState = { stage: 'none' | 'completed' } | { stage: 'gathering' | 'review'; draft: AgentDraft };
 
 export type PipelineMode = 'casual' | 'speculative' | 'reuse' | 'create';
 
@@ -85,18 +89,26 @@ export function amendDraft(draft: AgentDraft, steps: readonly PlannedAction[]): 
 
 /** What a CREATE turn does, from where the conversation stands. */
 export function nextCreateStep(input: {
-  stage: CreationStage;
-  draft: AgentDraft | null;
+  creation: CreationState;
   prompt: string;
   steps: readonly PlannedAction[];
   autonomous: boolean;
 }): CreateStep {
-  const { stage, draft, prompt, steps, autonomous } = input;
-  const inProgress = (stage === 'gathering' || stage === 'review') && draft !== null;
-  if (autonomous) return { kind: 'run', draft: inProgress && !isApproval(prompt) ? amendDraft(draft, steps) : (draft ?? draftFromPrompt(prompt, steps)) };
-  if (!inProgress) return { kind: 'propose', draft: draftFromPrompt(prompt, steps) };
-  if (!isApproval(prompt)) return { kind: 'propose', draft: amendDraft(draft, steps) };
-  return stage === 'gathering' ? { kind: 'review', draft } : { kind: 'run', draft };
+  const { creation, prompt, steps, autonomous } = input;
+  switch (creation.stage) {
+    case 'none':
+    case 'completed':
+      return { kind: autonomous ? 'run' : 'propose', draft: draftFromPrompt(prompt, steps) };
+    case 'gathering':
+    case 'review': {
+      const { draft } = creation;
+      if (!isApproval(prompt)) return { kind: autonomous ? 'run' : 'propose', draft: amendDraft(draft, steps) };
+      if (autonomous) return { kind: 'run', draft };
+      return creation.stage === 'gathering' ? { kind: 'review', draft } : { kind: 'run', draft };
+    }
+    default:
+      return assertNever(creation);
+  }
 }
 
 function actionLine(action: RecipeAction): string {

@@ -96,9 +96,9 @@ describe('conversation', () => {
     it('given a new conversation, when a turn proposes an agent, then prompt, proposal and response land together', () =>
       given().when(turn('m1')).then(promptReceived('m1'), proposed('m1'), responded('m1')));
 
-    it('given a proposed agent, then the stage is gathering and the message is answered', () => {
+    it('given a proposed agent, then the draft is being gathered and the message is answered', () => {
       const state = given(promptReceived('m1'), proposed('m1'), responded('m1')).state();
-      expect(state.stage).toBe('gathering');
+      expect(state.creation).toEqual({ stage: 'gathering', draft });
       expect(conversationAnswer(state, 'm1')?.response).toBe('hello');
     });
 
@@ -126,13 +126,13 @@ describe('conversation', () => {
     it('given a new conversation, when an autonomous turn completes the agent, then it is allowed and the stage is completed', () => {
       const autonomous = given().when({ ...turn('m1', { move: { kind: 'complete', recipeId: 'r', version: 1 } }), received: received('m1', true) });
       autonomous.then(promptReceived('m1', true), completed('m1'), responded('m1'));
-      expect(autonomous.state().stage).toBe('completed');
+      expect(autonomous.state().creation).toEqual({ stage: 'completed' });
     });
 
-    it('given gathering, when a turn asks for review, then the stage is review', () => {
+    it('given gathering, when a turn asks for review, then the draft is under review', () => {
       const review = given(promptReceived('m1'), proposed('m1'), responded('m1')).when(turn('m2', { fromStage: 'gathering', move: { kind: 'review', draft } }));
       review.then(promptReceived('m2'), reviewed('m2'), responded('m2'));
-      expect(review.state().stage).toBe('review');
+      expect(review.state().creation).toEqual({ stage: 'review', draft });
     });
 
     it('given a new conversation, when a speculative turn asks for an expert run, then the run is requested', () =>

@@ -10,6 +10,7 @@
  */
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
+import type { CreationState } from './agent-creation';
 import type {
   AgentDraft,
   ConversationEvent,
@@ -33,8 +34,7 @@ export interface AnsweredTurn {
 }
 
 export interface ConversationState {
-  stage: CreationStage;
-  draft: AgentDraft | null;
+  creation: CreationState;
   /** message id → what was answered (idempotent runs) */
   answered: Record<string, AnsweredTurn>;
   /** the latest messages, oldest first, at most CONTEXT_MESSAGES */
@@ -84,13 +84,6 @@ function remember(context: HistoryMessage[], ...messages: HistoryMessage[]): His
   return [...context, ...messages].slice(-CONTEXT_MESSAGES);
 }
 
-const STAGE_AFTER: Record<StageMove['kind'], CreationStage | null> = {
-  stay: null,
-  propose: 'gathering',
-  review: 'review',
-  complete: 'completed',
-};
-
 /** Moves allowed from each stage: proposing restarts or amends, review needs a draft, completing needs review (or an autonomous run). */
 function checkMove(stage: CreationStage, move: StageMove, autonomous: boolean): void {
   const allowed =
@@ -104,8 +97,8 @@ function checkMove(stage: CreationStage, move: StageMove, autonomous: boolean): 
 function decideTurn(command: Extract<ConversationCommand, { kind: 'takeTurn' }>, state: ConversationState, now: Date): ConversationEvent[] {
   const { received, move, response } = command;
   if (state.answered[received.message_id]) return [];
-  if (state.stage !== command.fromStage) throw new DomainError('conflict', 'the conversation moved on meanwhile, please retry');
-  checkMove(state.stage, move, received.autonomous);
+  if (state.creation.stage !== command.fromStage) throw new DomainError('conflict', 'the conversation moved on meanwhile, please retry');
+  checkMove(state.creation.stage, move, received.autonomous);
   const at = now.toISOString();
   const events: ConversationEvent[] = [{ type: 'PromptReceived', data: { ...received, received_at: at } }];
   const messageId = received.message_id;
@@ -192,7 +185,7 @@ function decideExpertAnswer(
 }
 
 export const conversationDecider: Decider<ConversationState, ConversationCommand, ConversationEvent> = {
-  initialState: { stage: 'none', draft: null, answered: {}, context: [], expertRuns: {}, messageCount: 0 },
+  initialState: { creation: { stage: 'none' }, answered: {}, context: [], expertRuns: {}, messageCount: 0 },
 
   evolve(state, event) {
     switch (event.type) {
@@ -205,11 +198,11 @@ export const conversationDecider: Decider<ConversationState, ConversationCommand
       case 'PromptBlocked':
         return state;
       case 'AgentDraftProposed':
-        return { ...state, stage: STAGE_AFTER.propose!, draft: event.data.draft };
+        return { ...state, creation: { stage: 'gathering', draft: event.data.draft } };
       case 'AgentReviewRequested':
-        return { ...state, stage: STAGE_AFTER.review!, draft: event.data.draft };
+        return { ...state, creation: { stage: 'review', draft: event.data.draft } };
       case 'AgentCreationCompleted':
-        return { ...state, stage: STAGE_AFTER.complete!, draft: null };
+        return { ...state, creation: { stage: 'completed' } };
       case 'ResponseGiven': {
         const d = event.data;
         const expertRuns = d.stage === 'expert' ? { ...state.expertRuns, [d.message_id]: true } : state.expertRuns;

@@ -54,6 +54,17 @@ describe('recipe', () => {
         .when({ ...create, recipeId: 'recipe_other', runId: 'run_2' })
         .then(created(2), ...results.map((r) => actionCompleted(2, 'run_2', r)), saved(2, 'run_2')));
 
+    it('given a saved version, then the recipe is saved with its flow and the run that saved it', () =>
+      expect(given(...version1).state()).toEqual({
+        status: 'saved',
+        recipeId: 'recipe_1',
+        version: 1,
+        name: 'adder',
+        goal: 'add',
+        flows: [{ flow_id: 'p1:v1', actions }],
+        runs: { run_1: true },
+      }));
+
     it('given a run already recorded, when the same run id comes again, then nothing new', () => given(...version1).when(create).thenNothing());
 
     it('given no recipe, when a very long output is recorded, then it is cut to 2000 characters', () => {

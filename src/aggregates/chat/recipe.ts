@@ -6,7 +6,7 @@
  * idempotent on their run id.
  */
 import { DomainError, assertNever } from '../shared/domain-error';
-import type { Decider } from '../shared/decider';
+import type { Decider, InStatus } from '../shared/decider';
 import type { ActionStatus, RecipeAction, RecipeEvent, RecipeFlow } from './chat.events';
 
 export interface ActionResult {
@@ -16,16 +16,19 @@ export interface ActionResult {
   output: string;
 }
 
-export interface RecipeState {
-  recipeId: string | null;
+export interface Recipe {
+  recipeId: string;
   version: number;
   name: string;
   goal: string;
   flows: RecipeFlow[];
-  /** the latest version was saved (a REUSE needs a saved recipe) */
-  saved: boolean;
+  /** run ids recorded (a save or a reuse) */
   runs: Record<string, true>;
 }
+
+/** No recipe yet; or its latest version, created, then saved (a REUSE needs a saved recipe). */
+export type RecipeState = { status: 'none' } | (Recipe & { status: 'created' | 'saved' });
+export type SavedRecipe = InStatus<RecipeState, 'saved'>;
 
 export type RecipeCommand =
   | {
@@ -49,8 +52,13 @@ export function completedCount(results: readonly ActionResult[]): number {
   return results.filter((r) => r.status === 'completed').length;
 }
 
-export function recipeActions(state: RecipeState): RecipeAction[] {
-  return state.flows.flatMap((flow) => flow.actions);
+export function recipeActions(recipe: Recipe): RecipeAction[] {
+  return recipe.flows.flatMap((flow) => flow.actions);
+}
+
+/** The latest version; 0 before the first. */
+export function recipeVersion(state: RecipeState): number {
+  return state.status === 'none' ? 0 : state.version;
 }
 
 function actionEvents(
@@ -78,25 +86,27 @@ function actionEvents(
 }
 
 export const recipeDecider: Decider<RecipeState, RecipeCommand, RecipeEvent> = {
-  initialState: { recipeId: null, version: 0, name: '', goal: '', flows: [], saved: false, runs: {} },
+  initialState: { status: 'none' },
 
   evolve(state, event) {
     switch (event.type) {
       case 'RecipeCreated':
         return {
-          ...state,
+          status: 'created',
           recipeId: event.data.recipe_id,
           version: event.data.version,
           name: event.data.name,
           goal: event.data.goal,
           flows: event.data.flows,
-          saved: false,
+          runs: state.status === 'none' ? {} : state.runs,
         };
       case 'RecipeActionCompleted':
         return state;
       case 'RecipeSaved':
-        return { ...state, saved: true, runs: { ...state.runs, [event.data.run_id]: true } };
+        if (state.status === 'none') return state;
+        return { ...state, status: 'saved', runs: { ...state.runs, [event.data.run_id]: true } };
       case 'RecipeReused':
+        if (state.status === 'none') return state;
         return { ...state, runs: { ...state.runs, [event.data.run_id]: true } };
       default:
         return assertNever(event);
@@ -104,12 +114,12 @@ export const recipeDecider: Decider<RecipeState, RecipeCommand, RecipeEvent> = {
   },
 
   decide(command, state, now) {
-    if (state.runs[command.runId]) return [];
+    if (state.status !== 'none' && state.runs[command.runId]) return [];
     const at = now.toISOString();
     switch (command.kind) {
       case 'createAndSave': {
-        const version = state.version + 1;
-        const recipeId = state.recipeId ?? command.recipeId;
+        const version = recipeVersion(state) + 1;
+        const recipeId = state.status === 'none' ? command.recipeId : state.recipeId;
         return [
           {
             type: 'RecipeCreated',
@@ -132,7 +142,7 @@ export const recipeDecider: Decider<RecipeState, RecipeCommand, RecipeEvent> = {
         ];
       }
       case 'reuse': {
-        if (!state.saved || state.recipeId === null) throw new DomainError('not_found', 'no saved recipe for this prompt_id');
+        if (state.status !== 'saved') throw new DomainError('not_found', 'no saved recipe for this prompt_id');
         const flowId = state.flows[0]?.flow_id ?? 'flow_1';
         return [
           ...actionEvents(state.recipeId, state.version, command.runId, flowId, command.results, at),

@@ -84,6 +84,9 @@ describe('scheduled prompt', () => {
 
     it('given no schedule, when claimed, then 404', () => given().when(claim).thenRefused('not_found', 'scheduled prompt not found'));
 
+    it('given a claim, then the prompt runs on that node until the lease ends', () =>
+      expect(given(scheduled, claimed(1, RUN_AT)).state()).toMatchObject({ status: 'running', attempts: 1, nodeId: 'n1', leaseUntil: '2026-04-10T12:01:00.000Z' }));
+
     it('given a claim with an unexpired lease, when claimed again, then refused: only one runner', () =>
       given(scheduled, claimed(1, RUN_AT))
         .when(claim, t('2026-04-10T12:00:59.999Z'))
@@ -117,7 +120,18 @@ describe('scheduled prompt', () => {
     describe('given a failure with a retry at 12:00:15', () => {
       const retrying = [scheduled, claimed(1, RUN_AT), failed(1, true, '2026-04-10T12:00:15.000Z')];
 
-      it('then the prompt is pending again', () => expect(given(...retrying).state().status).toBe('pending'));
+      it('then the prompt is pending again, due at retry_at, with no lease', () =>
+        expect(given(...retrying).state()).toEqual({
+          status: 'pending',
+          scheduleId: 's1',
+          userId: 'u1',
+          promptId: 'p1',
+          prompt: 'remind me',
+          runAt: RUN_AT,
+          dueAt: '2026-04-10T12:00:15.000Z',
+          attempts: 1,
+          lastError: 'boom',
+        }));
 
       it('when claimed before retry_at, then refused', () => given(...retrying).when(claim, t('2026-04-10T12:00:14.000Z')).thenRefused('conflict'));
 

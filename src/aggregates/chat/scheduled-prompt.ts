@@ -76,22 +76,29 @@ export const SCHEDULED_PROMPT_EVENT_TYPES: readonly ScheduledPromptEvent['type']
 
 export type ScheduledPromptStatus = 'none' | 'pending' | 'running' | 'completed' | 'failed';
 
-export interface ScheduledPromptState {
-  status: ScheduledPromptStatus;
-  scheduleId: string | null;
-  userId: string | null;
-  promptId: string | null;
-  prompt: string | null;
-  runAt: string | null;
+/** What a prompt has from its scheduling on, whatever its status. */
+export interface ScheduledPromptFields {
+  scheduleId: string;
+  userId: string;
+  promptId: string;
+  prompt: string;
+  runAt: string;
   /** when the prompt may be claimed next: run_at, or retry_at after a failure */
-  dueAt: string | null;
+  dueAt: string;
   /** number of claims so far; the current attempt's number while running */
   attempts: number;
-  nodeId: string | null;
-  leaseUntil: string | null;
-  messageId: string | null;
+  /** the error of the last failed attempt; null while none failed */
   lastError: string | null;
 }
+
+/** Running: claimed by a node until its lease ends. Completed: answered as `messageId` in the conversation. */
+export type ScheduledPromptState =
+  | { status: 'none' }
+  | (ScheduledPromptFields & { status: 'pending' | 'failed' })
+  | (ScheduledPromptFields & { status: 'running'; nodeId: string; leaseUntil: string })
+  | (ScheduledPromptFields & { status: 'completed'; messageId: string });
+
+type Scheduled = Exclude<ScheduledPromptState, { status: 'none' }>;
 
 export type ScheduledPromptCommand =
   | { kind: 'schedule'; scheduleId: string; userId: string; promptId: string; prompt: string; redactions?: { kind: string; count: number }[]; runAt: Date }
@@ -103,49 +110,75 @@ export function scheduledPromptStreamId(scheduleId: string): string {
   return `scheduledPrompt-${scheduleId}`;
 }
 
-const ms = (iso: string | null): number => (iso === null ? Number.NaN : Date.parse(iso));
+/** The fields every scheduled status shares, without those of the status it leaves. */
+function fieldsOf(state: Scheduled): ScheduledPromptFields {
+  const { scheduleId, userId, promptId, prompt, runAt, dueAt, attempts, lastError } = state;
+  return { scheduleId, userId, promptId, prompt, runAt, dueAt, attempts, lastError };
+}
+
+/** A due prompt, not claimed by anyone: the next attempt, or giving up when none is left. */
+function claimDue(command: Extract<ScheduledPromptCommand, { kind: 'claim' }>, state: Scheduled, now: Date): ScheduledPromptEvent[] {
+  const at = now.toISOString();
+  const maxAttempts = command.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (state.attempts >= maxAttempts) {
+    // the last attempt's lease ran out without an outcome: give up instead of running again
+    return [
+      {
+        type: 'ScheduledPromptFailed',
+        data: {
+          schedule_id: state.scheduleId,
+          attempt: state.attempts,
+          error: `no outcome within the lease of attempt ${state.attempts}; no attempts left`,
+          will_retry: false,
+          retry_at: null,
+          failed_at: at,
+        },
+      },
+    ];
+  }
+  return [
+    {
+      type: 'ScheduledPromptClaimed',
+      data: {
+        schedule_id: state.scheduleId,
+        node_id: command.nodeId,
+        attempt: state.attempts + 1,
+        lease_until: new Date(now.getTime() + command.leaseMs).toISOString(),
+        claimed_at: at,
+      },
+    },
+  ];
+}
 
 export const scheduledPromptDecider: Decider<ScheduledPromptState, ScheduledPromptCommand, ScheduledPromptEvent> = {
-  initialState: {
-    status: 'none',
-    scheduleId: null,
-    userId: null,
-    promptId: null,
-    prompt: null,
-    runAt: null,
-    dueAt: null,
-    attempts: 0,
-    nodeId: null,
-    leaseUntil: null,
-    messageId: null,
-    lastError: null,
-  },
+  initialState: { status: 'none' },
 
   evolve(state, event) {
+    if (event.type === 'PromptScheduled') {
+      const { schedule_id, user_id, prompt_id, prompt, run_at } = event.data;
+      return {
+        status: 'pending',
+        scheduleId: schedule_id,
+        userId: user_id,
+        promptId: prompt_id,
+        prompt,
+        runAt: run_at,
+        dueAt: run_at,
+        attempts: 0,
+        lastError: null,
+      };
+    }
+    if (state.status === 'none') return state;
+    const fields = fieldsOf(state);
     switch (event.type) {
-      case 'PromptScheduled':
-        return {
-          ...state,
-          status: 'pending',
-          scheduleId: event.data.schedule_id,
-          userId: event.data.user_id,
-          promptId: event.data.prompt_id,
-          prompt: event.data.prompt,
-          runAt: event.data.run_at,
-          dueAt: event.data.run_at,
-        };
       case 'ScheduledPromptClaimed':
-        return { ...state, status: 'running', attempts: event.data.attempt, nodeId: event.data.node_id, leaseUntil: event.data.lease_until };
+        return { ...fields, status: 'running', attempts: event.data.attempt, nodeId: event.data.node_id, leaseUntil: event.data.lease_until };
       case 'ScheduledPromptCompleted':
-        return { ...state, status: 'completed', leaseUntil: null, messageId: event.data.message_id };
-      case 'ScheduledPromptFailed':
-        return {
-          ...state,
-          status: event.data.will_retry ? 'pending' : 'failed',
-          dueAt: event.data.retry_at ?? state.dueAt,
-          leaseUntil: null,
-          lastError: event.data.error,
-        };
+        return { ...fields, status: 'completed', messageId: event.data.message_id };
+      case 'ScheduledPromptFailed': {
+        const failed = { ...fields, dueAt: event.data.retry_at ?? fields.dueAt, lastError: event.data.error };
+        return event.data.will_retry ? { ...failed, status: 'pending' } : { ...failed, status: 'failed' };
+      }
       default:
         return assertNever(event);
     }
@@ -156,7 +189,7 @@ export const scheduledPromptDecider: Decider<ScheduledPromptState, ScheduledProm
     switch (command.kind) {
       case 'schedule': {
         if (state.status !== 'none') {
-          const same = state.userId === command.userId && state.promptId === command.promptId && state.prompt === command.prompt && ms(state.runAt) === command.runAt.getTime();
+          const same = state.userId === command.userId && state.promptId === command.promptId && state.prompt === command.prompt && Date.parse(state.runAt) === command.runAt.getTime();
           if (same) return [];
           throw new DomainError('conflict', `schedule ${command.scheduleId} already exists`);
         }
@@ -178,44 +211,25 @@ export const scheduledPromptDecider: Decider<ScheduledPromptState, ScheduledProm
         ];
       }
 
-      case 'claim': {
-        const maxAttempts = command.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-        if (state.status === 'none') throw new DomainError('not_found', 'scheduled prompt not found');
-        if (state.status === 'completed') throw new DomainError('conflict', 'scheduled prompt already completed');
-        if (state.status === 'failed') throw new DomainError('conflict', 'scheduled prompt failed');
-        if (state.status === 'running' && now.getTime() < ms(state.leaseUntil)) {
-          throw new DomainError('conflict', `scheduled prompt claimed by ${state.nodeId} until ${state.leaseUntil}`);
+      case 'claim':
+        switch (state.status) {
+          case 'none':
+            throw new DomainError('not_found', 'scheduled prompt not found');
+          case 'completed':
+            throw new DomainError('conflict', 'scheduled prompt already completed');
+          case 'failed':
+            throw new DomainError('conflict', 'scheduled prompt failed');
+          case 'running':
+            if (now.getTime() < Date.parse(state.leaseUntil)) {
+              throw new DomainError('conflict', `scheduled prompt claimed by ${state.nodeId} until ${state.leaseUntil}`);
+            }
+            return claimDue(command, state, now);
+          case 'pending':
+            if (now.getTime() < Date.parse(state.dueAt)) throw new DomainError('conflict', `scheduled prompt not due before ${state.dueAt}`);
+            return claimDue(command, state, now);
+          default:
+            return assertNever(state);
         }
-        if (state.status === 'pending' && now.getTime() < ms(state.dueAt)) throw new DomainError('conflict', `scheduled prompt not due before ${state.dueAt}`);
-        if (state.attempts >= maxAttempts) {
-          // the last attempt's lease ran out without an outcome: give up instead of running again
-          return [
-            {
-              type: 'ScheduledPromptFailed',
-              data: {
-                schedule_id: state.scheduleId!,
-                attempt: state.attempts,
-                error: `no outcome within the lease of attempt ${state.attempts}; no attempts left`,
-                will_retry: false,
-                retry_at: null,
-                failed_at: at,
-              },
-            },
-          ];
-        }
-        return [
-          {
-            type: 'ScheduledPromptClaimed',
-            data: {
-              schedule_id: state.scheduleId!,
-              node_id: command.nodeId,
-              attempt: state.attempts + 1,
-              lease_until: new Date(now.getTime() + command.leaseMs).toISOString(),
-              claimed_at: at,
-            },
-          },
-        ];
-      }
 
       case 'complete': {
         if (state.status === 'none') throw new DomainError('not_found', 'scheduled prompt not found');
@@ -229,7 +243,7 @@ export const scheduledPromptDecider: Decider<ScheduledPromptState, ScheduledProm
           {
             type: 'ScheduledPromptCompleted',
             data: {
-              schedule_id: state.scheduleId!,
+              schedule_id: state.scheduleId,
               message_id: command.messageId,
               response_excerpt: Array.from(command.response).slice(0, RESPONSE_EXCERPT_MAX).join(''),
               completed_at: at,
@@ -248,7 +262,7 @@ export const scheduledPromptDecider: Decider<ScheduledPromptState, ScheduledProm
           {
             type: 'ScheduledPromptFailed',
             data: {
-              schedule_id: state.scheduleId!,
+              schedule_id: state.scheduleId,
               attempt: command.attempt,
               error: Array.from(command.error).slice(0, FAILURE_ERROR_MAX).join('') || 'unknown error',
               will_retry: willRetry,

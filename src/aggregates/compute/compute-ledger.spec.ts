@@ -42,6 +42,9 @@ describe('settlement', () => {
   it('given nothing, when requesting, then SettlementRequested', () =>
     given().when({ kind: 'request', settlementId: 's1', nodeId: 'n1', amountCents: 1250 }).then(requested));
 
+  it('given a request, then the settlement is pending for the requested amount', () =>
+    expect(given(requested).state()).toEqual({ status: 'pending', settlementId: 's1', nodeId: 'n1', amountCents: 1250 }));
+
   it('given a request, when completed, then SettlementCompleted with the requested amount', () => given(requested).when(complete).then(completed));
 
   it('given a completed settlement, when completing again, then nothing is recorded', () => given(requested, completed).when(complete).thenNothing());

@@ -22,7 +22,7 @@ export type NodeComputeEvent = {
 };
 
 export interface NodeComputeState {
-  nodeId: string | null;
+  /** the policy fields an operator set, by field (the stream id names the node) */
   stored: Partial<PolicySettings>;
 }
 
@@ -51,11 +51,11 @@ export function validPolicyChanges(changes: Record<string, unknown>): Partial<Po
 }
 
 export const nodeComputeDecider: Decider<NodeComputeState, NodeComputeCommand, NodeComputeEvent> = {
-  initialState: { nodeId: null, stored: {} },
+  initialState: { stored: {} },
   evolve(state, event) {
     switch (event.type) {
       case 'NodeComputeConfigUpdated':
-        return { nodeId: event.data.node_id, stored: { ...state.stored, ...event.data.changes } };
+        return { stored: { ...state.stored, ...event.data.changes } };
       default:
         return assertNever(event.type);
     }

@@ -27,7 +27,7 @@ export type PeerNodeEvent =
     };
 
 export interface PeerNodeState {
-  nodeId: string | null;
+  /** every stored peer field (the stream id names the node) */
   record: Partial<PeerSettings>;
   joined: boolean;
 }
@@ -77,13 +77,13 @@ function recordUpdate(command: PeerNodeCommand, state: PeerNodeState, now: Date)
 }
 
 export const peerNodeDecider: Decider<PeerNodeState, PeerNodeCommand, PeerNodeEvent> = {
-  initialState: { nodeId: null, record: {}, joined: false },
+  initialState: { record: {}, joined: false },
   evolve(state, event) {
     switch (event.type) {
       case 'PeerNodeRecordUpdated':
-        return { ...state, nodeId: event.data.node_id, record: { ...event.data.record } };
+        return { ...state, record: { ...event.data.record } };
       case 'ComputeProviderJoined':
-        return { ...state, nodeId: event.data.node_id, joined: true };
+        return { ...state, joined: true };
       default:
         return assertNever(event);
     }

@@ -10,12 +10,10 @@ export type SettlementEvent =
   | { type: 'SettlementRequested'; data: { settlement_id: string; node_id: string; amount_cents: number; requested_at: string } }
   | { type: 'SettlementCompleted'; data: { settlement_id: string; node_id: string; amount_cents: number; completed_at: string } };
 
-export interface SettlementState {
-  settlementId: string | null;
-  nodeId: string | null;
-  amountCents: number;
-  status: 'none' | 'pending' | 'completed';
-}
+/** Not requested yet, or requested (pending, then completed) for an amount. */
+export type SettlementState =
+  | { status: 'none' }
+  | { status: 'pending' | 'completed'; settlementId: string; nodeId: string; amountCents: number };
 
 export type SettlementCommand =
   | { kind: 'request'; settlementId: string; nodeId: string; amountCents: number }
@@ -26,13 +24,13 @@ export function settlementStreamId(settlementId: string): string {
 }
 
 export const settlementDecider: Decider<SettlementState, SettlementCommand, SettlementEvent> = {
-  initialState: { settlementId: null, nodeId: null, amountCents: 0, status: 'none' },
+  initialState: { status: 'none' },
   evolve(state, event) {
     switch (event.type) {
       case 'SettlementRequested':
         return { settlementId: event.data.settlement_id, nodeId: event.data.node_id, amountCents: event.data.amount_cents, status: 'pending' };
       case 'SettlementCompleted':
-        return { ...state, status: 'completed' };
+        return state.status === 'none' ? state : { ...state, status: 'completed' };
       default:
         return assertNever(event);
     }
@@ -51,14 +49,21 @@ export const settlementDecider: Decider<SettlementState, SettlementCommand, Sett
           },
         ];
       case 'complete':
-        if (state.status === 'none') throw new DomainError('not_found', 'settlement not found');
-        if (state.status === 'completed') return [];
-        return [
-          {
-            type: 'SettlementCompleted',
-            data: { settlement_id: state.settlementId!, node_id: state.nodeId!, amount_cents: state.amountCents, completed_at: now.toISOString() },
-          },
-        ];
+        switch (state.status) {
+          case 'none':
+            throw new DomainError('not_found', 'settlement not found');
+          case 'completed':
+            return [];
+          case 'pending':
+            return [
+              {
+                type: 'SettlementCompleted',
+                data: { settlement_id: state.settlementId, node_id: state.nodeId, amount_cents: state.amountCents, completed_at: now.toISOString() },
+              },
+            ];
+          default:
+            return assertNever(state);
+        }
       default:
         return assertNever(command);
     }

@@ -19,7 +19,12 @@ describe('contest entry', () => {
   it('given an entry, when joining on another track, then nothing is recorded', () => given(joined).when(join('human_wellness')).thenNothing());
 
   it('given an entry, when joining on another track, then the first track stays', () =>
-    expect(given(joined).when(join('human_wellness')).state().track).toBe('digital'));
+    expect(given(joined).when(join('human_wellness')).state()).toEqual({
+      status: 'joined',
+      userId: 'u1',
+      track: 'digital',
+      joinedAt: '2026-04-02T00:00:00.000Z',
+    }));
 
   it('given no entry, when joining at the end, then it is refused: contest has ended', () =>
     given().when(join('digital'), endsAt).thenRefused('conflict', 'contest has ended'));

@@ -13,12 +13,8 @@ export type ContestEntryEvent = {
   data: { user_id: string; track: Track; joined_at: string };
 };
 
-export interface ContestEntryState {
-  joined: boolean;
-  userId: string | null;
-  track: Track | null;
-  joinedAt: string | null;
-}
+/** Not joined yet, or joined on its first track. */
+export type ContestEntryState = { status: 'none' } | { status: 'joined'; userId: string; track: Track; joinedAt: string };
 
 export type ContestEntryCommand = { kind: 'join'; userId: string; track: Track; endsAt: Date };
 
@@ -27,11 +23,11 @@ export function contestEntryStreamId(userId: string): string {
 }
 
 export const contestEntryDecider: Decider<ContestEntryState, ContestEntryCommand, ContestEntryEvent> = {
-  initialState: { joined: false, userId: null, track: null, joinedAt: null },
+  initialState: { status: 'none' },
   evolve(state, event) {
     switch (event.type) {
       case 'ContestJoined':
-        return { joined: true, userId: event.data.user_id, track: event.data.track, joinedAt: event.data.joined_at };
+        return { status: 'joined', userId: event.data.user_id, track: event.data.track, joinedAt: event.data.joined_at };
       default:
         return assertNever(event.type);
     }
@@ -39,7 +35,7 @@ export const contestEntryDecider: Decider<ContestEntryState, ContestEntryCommand
   decide(command, state, now) {
     switch (command.kind) {
       case 'join':
-        if (state.joined) return [];
+        if (state.status === 'joined') return [];
         if (now.getTime() >= command.endsAt.getTime()) throw new DomainError('conflict', 'contest has ended');
         return [{ type: 'ContestJoined', data: { user_id: command.userId, track: command.track, joined_at: now.toISOString() } }];
       default:

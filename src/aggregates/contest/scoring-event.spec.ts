@@ -33,6 +33,9 @@ const reported: ScoringEventEvent = {
 describe('scoring event', () => {
   it('given nothing, when reporting, then ScoringEventReported defaults occurred_at to now', () => given().when(report()).then(reported));
 
+  it('given a report, then the state holds the facts reported', () =>
+    expect(given(reported).state()).toEqual({ status: 'reported', report: reported.data }));
+
   it('given a report, when the same facts are reported again, then nothing is recorded', () => given(reported).when(report()).thenNothing());
 
   it('given a report, when the same facts are reported again with the recorded time, then nothing is recorded', () =>

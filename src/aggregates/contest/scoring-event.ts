@@ -22,9 +22,8 @@ export interface ScoringEventReportedData {
 
 export type ScoringEventEvent = { type: 'ScoringEventReported'; data: ScoringEventReportedData };
 
-export interface ScoringEventState {
-  reported: ScoringEventReportedData | null;
-}
+/** Not reported yet, or reported once with these facts. */
+export type ScoringEventState = { status: 'none' } | { status: 'reported'; report: ScoringEventReportedData };
 
 export type ScoringEventCommand = {
   kind: 'report';
@@ -43,11 +42,11 @@ export function scoringEventStreamId(eventType: string, sourceId: string): strin
 }
 
 export const scoringEventDecider: Decider<ScoringEventState, ScoringEventCommand, ScoringEventEvent> = {
-  initialState: { reported: null },
+  initialState: { status: 'none' },
   evolve(_state, event) {
     switch (event.type) {
       case 'ScoringEventReported':
-        return { reported: event.data };
+        return { status: 'reported', report: event.data };
       default:
         return assertNever(event.type);
     }
@@ -55,8 +54,8 @@ export const scoringEventDecider: Decider<ScoringEventState, ScoringEventCommand
   decide(command, state, now) {
     switch (command.kind) {
       case 'report': {
-        const previous = state.reported;
-        if (previous) {
+        if (state.status === 'reported') {
+          const previous = state.report;
           const same =
             previous.user_id === command.userId &&
             previous.attested === command.attested &&

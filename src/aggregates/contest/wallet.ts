@@ -24,7 +24,7 @@ export type WalletEvent = {
 };
 
 export interface WalletState {
-  userId: string | null;
+  /** the stream id names the user */
   seasonSpark: number;
   /** `<source_type>/<source_id>` of every award recorded */
   paidSources: ReadonlySet<string>;
@@ -53,13 +53,13 @@ export function sourceKey(sourceType: string, sourceId: string): string {
 }
 
 export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
-  initialState: { userId: null, seasonSpark: 0, paidSources: new Set() },
+  initialState: { seasonSpark: 0, paidSources: new Set() },
   evolve(state, event) {
     switch (event.type) {
       case 'SparkAwarded': {
         const paid = new Set(state.paidSources);
         paid.add(sourceKey(event.data.source_type, event.data.source_id));
-        return { userId: event.data.user_id, seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
+        return { seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
       }
       default:
         return assertNever(event.type);

@@ -1,5 +1,12 @@
 import { deciderKit } from '../../../test/support/decider-kit';
-import { discoverableDecider, discoverableView, isDiscoverableAt, type DiscoverableCommand } from './discoverable';
+import {
+  discoverableDecider,
+  discoverablePreference,
+  discoverableView,
+  isDiscoverableAt,
+  type DiscoverableCommand,
+  type DiscoverableState,
+} from './discoverable';
 import { DEFAULT_ENCOUNTER_LIMITS } from './encounter-limits';
 import type { DiscoverableEnabled, DiscoverableEvent } from './encounter.events';
 
@@ -17,6 +24,8 @@ const set = (fields: Partial<DiscoverableCommand> = {}): DiscoverableCommand => 
   limits,
   ...fields,
 });
+/** The GET view of a state at `now`. */
+const viewOf = (state: DiscoverableState, now: Date) => discoverableView(discoverablePreference(state), now);
 /** The data of the one event a command records. */
 const recorded = (result: { events(): DiscoverableEvent[] }) => result.events()[0].data;
 
@@ -108,8 +117,9 @@ describe('discoverable', () => {
 
     it('given an enabled preference, when it is disabled, then the expiry is cleared and it reads as off', () => {
       const off = given(...toggles([t0])).when(set({ enabled: false }), at(H)).state();
-      expect(off.expiresAt).toBeNull();
-      expect(discoverableView(off, at(H))).toMatchObject({ enabled: false, expires_at: null, remaining_sec: 0 });
+      expect(off.status).toBe('disabled');
+      expect(off).not.toHaveProperty('expiresAt');
+      expect(viewOf(off, at(H))).toMatchObject({ enabled: false, expires_at: null, remaining_sec: 0 });
     });
   });
 
@@ -234,7 +244,7 @@ describe('discoverable', () => {
 
   describe('view and expiry', () => {
     it('given no events, when reading, then the SPEC defaults are shown', () => {
-      expect(discoverableView(given().state(), t0)).toEqual({
+      expect(viewOf(given().state(), t0)).toEqual({
         enabled: false,
         expires_at: null,
         remaining_sec: 0,
@@ -247,7 +257,7 @@ describe('discoverable', () => {
     });
 
     it('given an enabled preference, when reading before expiry, then it is on with the whole seconds left', () => {
-      expect(discoverableView(given(enabledEvent()).state(), at(H + 500))).toEqual({
+      expect(viewOf(given(enabledEvent()).state(), at(H + 500))).toEqual({
         enabled: true,
         expires_at: at(4 * H).toISOString(),
         remaining_sec: 3 * 3600 - 1,
@@ -260,7 +270,7 @@ describe('discoverable', () => {
     });
 
     it('given an enabled preference, when reading at expires_at, then it reads as off with 0 left and the past expiry', () => {
-      expect(discoverableView(given(enabledEvent()).state(), at(4 * H))).toMatchObject({
+      expect(viewOf(given(enabledEvent()).state(), at(4 * H))).toMatchObject({
         enabled: false,
         expires_at: at(4 * H).toISOString(),
         remaining_sec: 0,
@@ -269,9 +279,9 @@ describe('discoverable', () => {
 
     it('given an enabled preference, when time passes expires_at, then no event is needed: only the clock turns it off', () => {
       const state = given(enabledEvent()).state();
-      expect(isDiscoverableAt(state, at(4 * H - 1))).toBe(true);
-      expect(isDiscoverableAt(state, at(4 * H))).toBe(false);
-      expect(state.enabled).toBe(true);
+      expect(isDiscoverableAt(discoverablePreference(state), at(4 * H - 1))).toBe(true);
+      expect(isDiscoverableAt(discoverablePreference(state), at(4 * H))).toBe(false);
+      expect(state.status).toBe('enabled');
     });
 
     it('given a stored row, when checking it, then isDiscoverableAt reads the snake_case shape too', () => {
@@ -282,8 +292,8 @@ describe('discoverable', () => {
 
     it('given a toggle window more than 24 h old, when reading, then toggle_count_24h is 0', () => {
       const state = given(enabledEvent({ toggle_count_24h: 4 })).state();
-      expect(discoverableView(state, at(24 * H)).toggle_count_24h).toBe(4);
-      expect(discoverableView(state, at(24 * H + 1)).toggle_count_24h).toBe(0);
+      expect(viewOf(state, at(24 * H)).toggle_count_24h).toBe(4);
+      expect(viewOf(state, at(24 * H + 1)).toggle_count_24h).toBe(0);
     });
   });
 });

@@ -22,16 +22,22 @@ import {
 } from './encounter-limits';
 import type { DiscoverableEvent, DiscoverableProfile, ToggleWindow } from './encounter.events';
 
-export interface DiscoverableState {
-  /** as last toggled; see isDiscoverableAt for "enabled right now" */
-  enabled: boolean;
-  enabledAt: string | null;
-  expiresAt: string | null;
+/** The toggle window of a preference toggled at least once. */
+interface Toggled {
   profile: DiscoverableProfile;
   toggleCount: number;
-  windowStart: string | null;
-  lastToggleAt: string | null;
+  windowStart: string;
+  lastToggleAt: string;
 }
+
+/**
+ * Never toggled (the default profile), or as last toggled: enabled until
+ * `expiresAt` (see isDiscoverableAt for "enabled right now"), or disabled.
+ */
+export type DiscoverableState =
+  | { status: 'none'; profile: DiscoverableProfile }
+  | (Toggled & { status: 'enabled'; enabledAt: string; expiresAt: string })
+  | (Toggled & { status: 'disabled' });
 
 export type DiscoverableCommand = {
   kind: 'set';
@@ -45,8 +51,17 @@ export type DiscoverableCommand = {
   limits: EncounterLimits;
 };
 
-/** What the GET view is computed from: the state, or the encounter profile read model mapped to it. */
-export type DiscoverablePreference = Pick<DiscoverableState, 'enabled' | 'expiresAt' | 'profile' | 'toggleCount' | 'windowStart'>;
+/** What the GET view is computed from: the state (discoverablePreference), or the encounter profile read model mapped to it. */
+export interface DiscoverablePreference {
+  /** as last toggled */
+  enabled: boolean;
+  /** null unless enabled */
+  expiresAt: string | null;
+  profile: DiscoverableProfile;
+  toggleCount: number;
+  /** null until the first toggle */
+  windowStart: string | null;
+}
 
 /** GET /encounter/discoverable (SPEC §4.7). */
 export interface DiscoverableView {
@@ -104,9 +119,23 @@ function windowIsOver(windowStart: string | null, now: Date): boolean {
   return windowStart === null || now.getTime() - Date.parse(windowStart) > TOGGLE_WINDOW_MS;
 }
 
-/** Discoverable right now: enabled and not yet expired. Takes the state or a stored {enabled, expires_at} row. */
+/** The preference a state holds, in the shape the view shares with the read model. */
+export function discoverablePreference(state: DiscoverableState): DiscoverablePreference {
+  switch (state.status) {
+    case 'none':
+      return { enabled: false, expiresAt: null, profile: state.profile, toggleCount: 0, windowStart: null };
+    case 'enabled':
+      return { enabled: true, expiresAt: state.expiresAt, profile: state.profile, toggleCount: state.toggleCount, windowStart: state.windowStart };
+    case 'disabled':
+      return { enabled: false, expiresAt: null, profile: state.profile, toggleCount: state.toggleCount, windowStart: state.windowStart };
+    default:
+      return assertNever(state);
+  }
+}
+
+/** Discoverable right now: enabled and not yet expired. Takes a preference or a stored {enabled, expires_at} row. */
 export function isDiscoverableAt(
-  record: Pick<DiscoverableState, 'enabled' | 'expiresAt'> | { enabled: boolean; expires_at: string | null },
+  record: Pick<DiscoverablePreference, 'enabled' | 'expiresAt'> | { enabled: boolean; expires_at: string | null },
   now: Date,
 ): boolean {
   const expiresAt = 'expiresAt' in record ? record.expiresAt : record.expires_at;
@@ -145,33 +174,19 @@ function profileOf(data: DiscoverableProfile): DiscoverableProfile {
 }
 
 export const discoverableDecider: Decider<DiscoverableState, DiscoverableCommand, DiscoverableEvent> = {
-  initialState: {
-    enabled: false,
-    enabledAt: null,
-    expiresAt: null,
-    profile: DEFAULT_DISCOVERABLE_PROFILE,
-    toggleCount: 0,
-    windowStart: null,
-    lastToggleAt: null,
-  },
-  evolve(state, event) {
-    const toggles = {
+  initialState: { status: 'none', profile: DEFAULT_DISCOVERABLE_PROFILE },
+  evolve(_state, event) {
+    const toggled: Toggled = {
+      profile: profileOf(event.data),
       toggleCount: event.data.toggle_count_24h,
       windowStart: event.data.toggle_window_start,
       lastToggleAt: event.data.last_toggle_at,
     };
     switch (event.type) {
       case 'DiscoverableEnabled':
-        return {
-          ...state,
-          ...toggles,
-          enabled: true,
-          enabledAt: event.data.enabled_at,
-          expiresAt: event.data.expires_at,
-          profile: profileOf(event.data),
-        };
+        return { ...toggled, status: 'enabled', enabledAt: event.data.enabled_at, expiresAt: event.data.expires_at };
       case 'DiscoverableDisabled':
-        return { ...state, ...toggles, enabled: false, expiresAt: null, profile: profileOf(event.data) };
+        return { ...toggled, status: 'disabled' };
       default:
         return assertNever(event);
     }
@@ -180,9 +195,10 @@ export const discoverableDecider: Decider<DiscoverableState, DiscoverableCommand
     switch (command.kind) {
       case 'set': {
         const { limits } = command;
-        const restart = windowIsOver(state.windowStart, now);
-        const windowStart = restart ? now.toISOString() : (state.windowStart as string);
-        const count = restart ? 0 : state.toggleCount;
+        const { windowStart, count } =
+          state.status === 'none' || windowIsOver(state.windowStart, now)
+            ? { windowStart: now.toISOString(), count: 0 }
+            : { windowStart: state.windowStart, count: state.toggleCount };
         if (count >= limits.maxToggles24h) {
           throw new DomainError('rate_limited', `toggle limit reached (${limits.maxToggles24h} per 24h)`);
         }

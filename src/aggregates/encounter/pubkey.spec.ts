@@ -24,7 +24,7 @@ describe('pubkey', () => {
       given(registered('u1')).when(register('u2')).thenRefused('conflict', 'pubkey already registered'));
 
     it('given a registration, then the state holds owner and time', () => {
-      expect(given(registered('u1')).state()).toEqual({ owner: 'u1', registeredAt: '2026-06-01T09:00:00.000Z' });
+      expect(given(registered('u1')).state()).toEqual({ status: 'registered', owner: 'u1', registeredAt: '2026-06-01T09:00:00.000Z' });
     });
   });
 

@@ -11,10 +11,8 @@ import type { Decider } from '../shared/decider';
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { PubkeyEvent } from './encounter.events';
 
-export interface PubkeyState {
-  owner: string | null;
-  registeredAt: string | null;
-}
+/** Never registered, or registered by its owner (last at `registeredAt`). */
+export type PubkeyState = { status: 'none' } | { status: 'registered'; owner: string; registeredAt: string };
 
 export type PubkeyCommand = { kind: 'register'; userId: string; digest: string };
 
@@ -46,11 +44,11 @@ export function pubkeyDigest(hex: string): string {
 }
 
 export const pubkeyDecider: Decider<PubkeyState, PubkeyCommand, PubkeyEvent> = {
-  initialState: { owner: null, registeredAt: null },
+  initialState: { status: 'none' },
   evolve(state, event) {
     switch (event.type) {
       case 'PubkeyRegistered':
-        return { owner: event.data.user_id, registeredAt: event.data.registered_at };
+        return { status: 'registered', owner: event.data.user_id, registeredAt: event.data.registered_at };
       default:
         return assertNever(event.type);
     }
@@ -58,7 +56,7 @@ export const pubkeyDecider: Decider<PubkeyState, PubkeyCommand, PubkeyEvent> = {
   decide(command, state, now) {
     switch (command.kind) {
       case 'register':
-        if (state.owner !== null && state.owner !== command.userId) {
+        if (state.status === 'registered' && state.owner !== command.userId) {
           throw new DomainError('conflict', 'pubkey already registered');
         }
         return [

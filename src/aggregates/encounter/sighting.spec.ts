@@ -59,6 +59,6 @@ describe('sighting', () => {
     given(recorded).when(record(), new Date('2026-06-01T11:00:00.000Z')).thenNothing());
 
   it('given a recorded sighting, then the state holds it', () => {
-    expect(given(recorded).state().recorded).toEqual(recorded.data);
+    expect(given(recorded).state()).toEqual({ status: 'recorded', sighting: recorded.data });
   });
 });

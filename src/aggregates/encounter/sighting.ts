@@ -10,9 +10,8 @@ import { DomainError, assertNever } from '../shared/domain-error';
 import type { EncounterLimits } from './encounter-limits';
 import type { SightingEvent, SightingRecorded } from './encounter.events';
 
-export interface SightingState {
-  recorded: SightingRecorded['data'] | null;
-}
+/** Not recorded yet, or recorded once (a sighting never changes). */
+export type SightingState = { status: 'none' } | { status: 'recorded'; sighting: SightingRecorded['data'] };
 
 export interface SightingCard {
   avatar_style: string;
@@ -36,11 +35,11 @@ export type SightingCommand = {
 };
 
 export const sightingDecider: Decider<SightingState, SightingCommand, SightingEvent> = {
-  initialState: { recorded: null },
+  initialState: { status: 'none' },
   evolve(state, event) {
     switch (event.type) {
       case 'SightingRecorded':
-        return { recorded: { ...event.data, vibe_tags: [...event.data.vibe_tags] } };
+        return { status: 'recorded', sighting: { ...event.data, vibe_tags: [...event.data.vibe_tags] } };
       default:
         return assertNever(event.type);
     }
@@ -49,7 +48,7 @@ export const sightingDecider: Decider<SightingState, SightingCommand, SightingEv
     switch (command.kind) {
       case 'record': {
         if (command.ownerUserId === command.peerUserId) throw new DomainError('invalid', 'self-sighting rejected');
-        if (state.recorded !== null) return [];
+        if (state.status === 'recorded') return [];
         return [
           {
             type: 'SightingRecorded',

@@ -81,23 +81,29 @@ export const GOAL_EVENT_TYPES: readonly GoalEvent['type'][] = [
   'GoalFailed',
 ];
 
-export interface SubtaskState {
+interface SubtaskFields {
   id: string;
   description: string;
-  status: SubtaskStatus;
   /** dispatches so far; the current attempt's number */
   attempts: number;
-  deadline: string | null;
 }
 
-export interface GoalState {
-  status: GoalStatus;
-  goalId: string | null;
+/** A sub-task has a deadline only while an attempt is in flight. */
+export type SubtaskState =
+  | (SubtaskFields & { status: Exclude<SubtaskStatus, 'dispatched'> })
+  | (SubtaskFields & { status: 'dispatched'; deadline: string });
+
+/** A goal once accepted, whatever came of it since. */
+export interface AcceptedGoal {
+  status: Exclude<GoalStatus, 'none'>;
+  goalId: string;
   timeoutSec: number;
   maxAttempts: number;
   /** in the order of the goal */
   subtasks: SubtaskState[];
 }
+
+export type GoalState = { status: 'none' } | AcceptedGoal;
 
 export type GoalCommand =
   | {
@@ -128,10 +134,19 @@ export function subtaskIdAt(index: number): string {
   return `s${index + 1}`;
 }
 
-const terminal = (state: GoalState) => state.status === 'completed' || state.status === 'failed';
+/** A goal that still takes dispatches, results and failures: accepted and neither completed nor failed. */
+function inProgress(state: GoalState): state is AcceptedGoal & { status: 'accepted' | 'running' } {
+  return state.status === 'accepted' || state.status === 'running';
+}
 
 function withSubtask(state: GoalState, id: string, change: (s: SubtaskState) => SubtaskState): GoalState {
+  if (state.status === 'none') return state;
   return { ...state, subtasks: state.subtasks.map((s) => (s.id === id ? change(s) : s)) };
+}
+
+/** The sub-task out of flight, in a status without a deadline. */
+function settled(s: SubtaskState, status: Exclude<SubtaskStatus, 'dispatched'>): SubtaskState {
+  return { id: s.id, description: s.description, attempts: s.attempts, status };
 }
 
 function evolve(state: GoalState, event: GoalEvent): GoalState {
@@ -142,21 +157,21 @@ function evolve(state: GoalState, event: GoalEvent): GoalState {
         goalId: event.data.goal_id,
         timeoutSec: event.data.timeout_sec,
         maxAttempts: event.data.max_attempts,
-        subtasks: event.data.subtasks.map((s) => ({ id: s.subtask_id, description: s.description, status: 'pending', attempts: 0, deadline: null })),
+        subtasks: event.data.subtasks.map((s) => ({ id: s.subtask_id, description: s.description, status: 'pending', attempts: 0 })),
       };
-    case 'SubtaskDispatched':
-      return {
-        ...withSubtask(state, event.data.subtask_id, (s) => ({ ...s, status: 'dispatched', attempts: event.data.attempt, deadline: event.data.deadline })),
-        status: 'running',
-      };
+    case 'SubtaskDispatched': {
+      const { attempt, deadline } = event.data;
+      const dispatched = withSubtask(state, event.data.subtask_id, (s) => ({ id: s.id, description: s.description, attempts: attempt, status: 'dispatched', deadline }));
+      return dispatched.status === 'none' ? dispatched : { ...dispatched, status: 'running' };
+    }
     case 'SubtaskCompleted':
-      return withSubtask(state, event.data.subtask_id, (s) => ({ ...s, status: 'completed', deadline: null }));
+      return withSubtask(state, event.data.subtask_id, (s) => settled(s, 'completed'));
     case 'SubtaskFailed':
-      return withSubtask(state, event.data.subtask_id, (s) => ({ ...s, status: event.data.will_retry ? 'pending' : 'failed', deadline: null }));
+      return withSubtask(state, event.data.subtask_id, (s) => settled(s, event.data.will_retry ? 'pending' : 'failed'));
     case 'GoalCompleted':
-      return { ...state, status: 'completed' };
+      return state.status === 'none' ? state : { ...state, status: 'completed' };
     case 'GoalFailed':
-      return { ...state, status: 'failed' };
+      return state.status === 'none' ? state : { ...state, status: 'failed' };
     default:
       return assertNever(event);
   }
@@ -196,18 +211,18 @@ function accept(command: Extract<GoalCommand, { kind: 'accept' }>, state: GoalSt
 }
 
 function dispatch(state: GoalState, now: Date): GoalEvent[] {
-  if (state.status === 'none' || terminal(state)) return [];
+  if (!inProgress(state)) return [];
   const deadline = new Date(now.getTime() + state.timeoutSec * 1000).toISOString();
   return state.subtasks
     .filter((s) => s.status === 'pending')
     .map((s) => ({
       type: 'SubtaskDispatched',
-      data: { goal_id: state.goalId!, subtask_id: s.id, description: s.description, attempt: s.attempts + 1, dispatched_at: now.toISOString(), deadline },
+      data: { goal_id: state.goalId, subtask_id: s.id, description: s.description, attempt: s.attempts + 1, dispatched_at: now.toISOString(), deadline },
     }));
 }
 
 function complete(command: Extract<GoalCommand, { kind: 'complete' }>, state: GoalState, now: Date): GoalEvent[] {
-  if (state.status === 'none' || terminal(state)) return [];
+  if (!inProgress(state)) return [];
   const subtask = state.subtasks.find((s) => s.id === command.subtaskId);
   // done already, or never dispatched (a result cannot precede its task)
   if (!subtask || subtask.status === 'completed' || subtask.status === 'failed' || subtask.attempts === 0) return [];
@@ -233,7 +248,7 @@ function complete(command: Extract<GoalCommand, { kind: 'complete' }>, state: Go
 }
 
 /** Fails the current attempt of each sub-task given; GoalFailed once when one has no attempt left. */
-function failAttempts(state: GoalState, failed: { subtask: SubtaskState; reason: FailureReason; error: string | null }[], now: Date): GoalEvent[] {
+function failAttempts(state: AcceptedGoal, failed: { subtask: SubtaskState; reason: FailureReason; error: string | null }[], now: Date): GoalEvent[] {
   const at = now.toISOString();
   const events: GoalEvent[] = [];
   let exhausted: SubtaskState | null = null;
@@ -250,7 +265,7 @@ function failAttempts(state: GoalState, failed: { subtask: SubtaskState; reason:
 }
 
 function fail(command: Extract<GoalCommand, { kind: 'fail' }>, state: GoalState, now: Date): GoalEvent[] {
-  if (state.status === 'none' || terminal(state)) return [];
+  if (!inProgress(state)) return [];
   const subtask = state.subtasks.find((s) => s.id === command.subtaskId);
   // only the attempt in flight can fail: an older attempt's failure is stale
   if (!subtask || subtask.status !== 'dispatched' || command.attempt !== subtask.attempts) return [];
@@ -258,13 +273,13 @@ function fail(command: Extract<GoalCommand, { kind: 'fail' }>, state: GoalState,
 }
 
 function expire(state: GoalState, now: Date): GoalEvent[] {
-  if (state.status === 'none' || terminal(state)) return [];
-  const overdue = state.subtasks.filter((s) => s.status === 'dispatched' && s.deadline !== null && Date.parse(s.deadline) <= now.getTime());
+  if (!inProgress(state)) return [];
+  const overdue = state.subtasks.filter((s) => s.status === 'dispatched' && Date.parse(s.deadline) <= now.getTime());
   return failAttempts(state, overdue.map((subtask) => ({ subtask, reason: 'timeout' as const, error: null })), now);
 }
 
 export const goalDecider: Decider<GoalState, GoalCommand, GoalEvent> = {
-  initialState: { status: 'none', goalId: null, timeoutSec: 0, maxAttempts: 0, subtasks: [] },
+  initialState: { status: 'none' },
   evolve,
   decide(command, state, now) {
     switch (command.kind) {

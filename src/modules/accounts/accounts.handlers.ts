@@ -41,15 +41,15 @@ import { TokenService } from './auth/token.service';
 
 /** The user as a command left it, in the shape of a user view's source. */
 function userRecordOf(state: UserState): UserRecord {
-  if (!state.exists) throw new DomainError('not_found', 'user not found');
+  if (state.status === 'none') throw new DomainError('not_found', 'user not found');
   return {
-    id: state.userId!,
-    username: state.username!,
-    email: state.email,
-    display_name: state.displayName!,
-    role: state.role!,
-    user_type: state.userType!,
-    created_at: state.registeredAt!,
+    id: state.userId,
+    username: state.username,
+    email: state.status === 'registered' ? state.email : null,
+    display_name: state.displayName,
+    role: state.role,
+    user_type: state.userType,
+    created_at: state.registeredAt,
     last_active_at: state.lastActiveAt,
   };
 }
@@ -77,7 +77,7 @@ export class Claims {
     } catch (error) {
       if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
       const { state } = await this.executor.load(decider, streamId);
-      if (!state.owner || !(await this.isAbandoned(state.owner, state.claimedAt))) throw error;
+      if (state.status !== 'claimed' || !(await this.isAbandoned(state.owner, state.claimedAt))) throw error;
       await this.executor.execute(
         decider,
         streamId,
@@ -97,12 +97,12 @@ export class Claims {
   /** The user who holds the value, if that user's account exists. */
   async ownerOf(scope: ClaimScope, value: string): Promise<string | null> {
     const { state } = await this.executor.load(claimDecider(scope), claimStreamId(scope, value));
-    if (!state.owner) return null;
+    if (state.status !== 'claimed') return null;
     return (await this.userExists(state.owner)) ? state.owner : null;
   }
 
-  private async isAbandoned(owner: string, claimedAt: string | null): Promise<boolean> {
-    const age = this.clock.now().getTime() - new Date(claimedAt ?? 0).getTime();
+  private async isAbandoned(owner: string, claimedAt: string): Promise<boolean> {
+    const age = this.clock.now().getTime() - new Date(claimedAt).getTime();
     return age > ABANDONED_AFTER_MS && !(await this.userExists(owner));
   }
 
@@ -210,8 +210,9 @@ export class LogInHandler implements ICommandHandler<LogIn> {
   async execute({ payload: { username, password }, context }: LogIn): Promise<Session> {
     const doc = await this.queries.userByUsername(username);
     const { state } = doc ? await this.executor.load(userDecider, userStreamId(doc.id)) : { state: userDecider.initialState };
-    const verified = await this.hasher.verify(state.passwordHash, password);
-    if (!doc || !state.passwordHash) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
+    const passwordHash = state.status === 'registered' ? state.passwordHash : null;
+    const verified = await this.hasher.verify(passwordHash, password);
+    if (!doc || !passwordHash) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
     const tokenId = this.tokens.newTokenId();
     const outcome = await this.executor.execute(
       userDecider,

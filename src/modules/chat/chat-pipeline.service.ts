@@ -11,6 +11,7 @@ import { conversationStreamId, type PromptReceived, recipeStreamId } from '../..
 import { chooseMode } from '../../aggregates/chat/agent-creation';
 import { conversationAnswer, conversationDecider, type ConversationState } from '../../aggregates/chat/conversation';
 import { recipeDecider } from '../../aggregates/chat/recipe';
+import { leftIn } from '../../aggregates/shared/decider';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { ChatPipeline, type ChatReply, type ChatRequest, type VisualReply, type VisualRequest } from './chat-pipeline';
 import { CasualFlow } from './flows/casual.flow';
@@ -41,8 +42,8 @@ export class DefaultChatPipeline extends ChatPipeline {
       const recipe = (await this.executor.load(recipeDecider, recipeStreamId(request.userId, request.promptId))).state;
       const mode = chooseMode(
         { createAgent: request.createAgent, casualConv: request.casualConv, speculative: request.speculative },
-        state.stage,
-        recipe.saved,
+        state.creation.stage,
+        recipe.status === 'saved',
       );
       const turn =
         mode === 'casual'
@@ -50,7 +51,7 @@ export class DefaultChatPipeline extends ChatPipeline {
           : mode === 'speculative'
             ? await this.casual.turn(request, prompt, state, true)
             : mode === 'reuse'
-              ? await this.reuse.turn(request, recipe, context)
+              ? await this.reuse.turn(request, leftIn(recipe, 'saved'), context)
               : await this.create.turn(request, prompt, state, recipe, context);
       return { ...turn, mode: mode === 'speculative' ? 'casual' : mode };
     });
@@ -99,7 +100,7 @@ export class DefaultChatPipeline extends ChatPipeline {
         {
           kind: 'takeTurn',
           received: received(request, admitted, turn.mode, origin),
-          fromStage: state.stage,
+          fromStage: state.creation.stage,
           move: turn.move,
           response: turn.response,
           expertRun: turn.expertRun,

@@ -7,6 +7,7 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { contestEntryDecider, contestEntryStreamId } from '../../aggregates/contest/contest-entry';
 import { scoringEventDecider, scoringEventStreamId } from '../../aggregates/contest/scoring-event';
 import { joinAward, walletDecider, walletStreamId } from '../../aggregates/contest/wallet';
+import { leftIn } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
 import { AccountsQueries } from '../accounts/accounts.queries';
@@ -54,11 +55,11 @@ export class JoinContestHandler implements ICommandHandler<JoinContest> {
       { kind: 'join', ...payload, endsAt: this.contest.endsAt },
       context,
     );
-    const entry = outcome.state;
+    const entry = leftIn(outcome.state, 'joined');
     await this.commands.execute(
-      new AwardSpark({ ...joinAward(userId, entry.track!), readYourWrites: true }, { ...context, causationId: context.causationId ?? null }),
+      new AwardSpark({ ...joinAward(userId, entry.track), readYourWrites: true }, { ...context, causationId: context.causationId ?? null }),
     );
-    return { ok: true, already_registered: outcome.events.length === 0, track: entry.track!, joined_at: entry.joinedAt! };
+    return { ok: true, already_registered: outcome.events.length === 0, track: entry.track, joined_at: entry.joinedAt };
   }
 }
 
@@ -78,7 +79,7 @@ export class ReportScoringEventHandler implements ICommandHandler<ReportScoringE
       { kind: 'report', ...payload, reportedBy: context.actor },
       context,
     );
-    const reported = state.reported!;
+    const { report: reported } = leftIn(state, 'reported');
     return {
       event_type: reported.event_type,
       source_id: reported.source_id,

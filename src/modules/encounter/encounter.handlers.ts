@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { activeConsents, consentDecider } from '../../aggregates/encounter/consent';
-import { discoverableDecider, discoverableView, isDiscoverableAt } from '../../aggregates/encounter/discoverable';
+import { discoverableDecider, discoverablePreference, discoverableView, isDiscoverableAt } from '../../aggregates/encounter/discoverable';
 import { encounterPairDecider, icebreakerText } from '../../aggregates/encounter/encounter-pair';
 import {
   consentStreamId,
@@ -22,6 +22,7 @@ import {
 import { epochSeconds } from '../../aggregates/encounter/encounter-messages';
 import { pubkeyDecider, pubkeyDigest } from '../../aggregates/encounter/pubkey';
 import { sightingDecider } from '../../aggregates/encounter/sighting';
+import { leftIn } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { ENCOUNTER_CONFIG, type EncounterConfig } from '../../config/encounter.config';
 import { Clock } from '../../infrastructure/clock';
@@ -65,7 +66,7 @@ export class SetDiscoverableHandler implements ICommandHandler<SetDiscoverable> 
       // a phone retrying in a loop sends many toggles at once: each conflict is one more toggle decided
       { maxRetries: 25 },
     );
-    const { enabled, expires_at, remaining_sec } = discoverableView(state, this.clock.now());
+    const { enabled, expires_at, remaining_sec } = discoverableView(discoverablePreference(state), this.clock.now());
     return { enabled, expires_at, remaining_sec };
   }
 }
@@ -77,7 +78,7 @@ export class RegisterPubkeyHandler implements ICommandHandler<RegisterPubkey> {
   async execute({ payload: { userId, pubkey }, context }: RegisterPubkey): Promise<{ registered_at: number }> {
     const digest = pubkeyDigest(pubkey);
     const { state } = await this.executor.execute(pubkeyDecider, pubkeyStreamId(digest), { kind: 'register', userId, digest }, context);
-    return { registered_at: epochSeconds(state.registeredAt) ?? 0 };
+    return { registered_at: epochSeconds(leftIn(state, 'registered').registeredAt) ?? 0 };
   }
 }
 
@@ -117,7 +118,7 @@ export class RecordSightingHandler implements ICommandHandler<RecordSighting> {
       // a fresh random id: nothing to read
       { newStream: true },
     );
-    const sighting = state.recorded!;
+    const { sighting } = leftIn(state, 'recorded');
     return {
       sighting_id: sighting.sighting_id,
       peer_anon_id: request.peerPubkey.slice(0, 12),
@@ -146,8 +147,8 @@ export class SwipeHandler implements ICommandHandler<Swipe> {
     const notFound = new DomainError('not_found', 'sighting not found');
     if (!SIGHTING_ID.test(sightingId)) throw notFound;
     const { state } = await this.executor.load(sightingDecider, sightingStreamId(sightingId));
-    const sighting = state.recorded;
-    if (!sighting || sighting.owner_user_id !== userId) throw notFound;
+    if (state.status !== 'recorded' || state.sighting.owner_user_id !== userId) throw notFound;
+    const { sighting } = state;
     const { events } = await this.executor.execute(
       encounterPairDecider,
       pairStreamId(sighting.owner_user_id, sighting.peer_user_id),

@@ -7,7 +7,13 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { allowsCloudDrafting } from '../../aggregates/encounter/consent';
-import { discoverableDecider, type DiscoverablePreference, discoverableView, type DiscoverableView } from '../../aggregates/encounter/discoverable';
+import {
+  discoverableDecider,
+  discoverablePreference,
+  type DiscoverablePreference,
+  discoverableView,
+  type DiscoverableView,
+} from '../../aggregates/encounter/discoverable';
 import { DEFAULT_AVATAR_STYLE } from '../../aggregates/encounter/encounter-limits';
 import type { MatchView } from '../../aggregates/encounter/encounter-messages';
 import { draftIcebreaker, type IcebreakerDraft } from '../../aggregates/encounter/icebreaker-draft';
@@ -74,7 +80,7 @@ export class EncounterQueries {
   /** GET /encounter/discoverable: the stored preference as of now (expiry is a matter of the clock). */
   async discoverableOf(userId: string): Promise<DiscoverableView> {
     const doc = await this.profileOf(userId);
-    return discoverableView(doc ? preferenceOf(doc) : discoverableDecider.initialState, this.clock.now());
+    return discoverableView(doc ? preferenceOf(doc) : discoverablePreference(discoverableDecider.initialState), this.clock.now());
   }
 
   /**

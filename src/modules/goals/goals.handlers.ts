@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type GoalCommand, goalDecider, goalStreamId } from '../../aggregates/goals/goal';
+import { leftIn } from '../../aggregates/shared/decider';
 import { LLM, type LanguageModel } from '../../infrastructure/llm/llm.port';
 import { type CommandContext, CommandExecutor } from '../common/command-executor';
 import { planGoal } from './goal-planner';
@@ -48,7 +49,7 @@ export class AcceptGoalHandler implements ICommandHandler<AcceptGoal> {
     return {
       goal_id: goalId,
       status: 'accepted',
-      subtasks: state.subtasks.map((s) => ({ subtask_id: s.id, description: s.description })),
+      subtasks: leftIn(state, 'accepted').subtasks.map((s) => ({ subtask_id: s.id, description: s.description })),
       planned_by: plan.plannedBy,
     };
   }

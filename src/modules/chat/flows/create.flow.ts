@@ -9,7 +9,8 @@ import { Injectable } from '@nestjs/common';
 import { type AgentDraft, recipeStreamId } from '../../../aggregates/chat/chat.events';
 import { creationModeText, type CreateStep, nextCreateStep, reviewModeText } from '../../../aggregates/chat/agent-creation';
 import type { ConversationState } from '../../../aggregates/chat/conversation';
-import { completedCount, recipeDecider, type RecipeState } from '../../../aggregates/chat/recipe';
+import { completedCount, recipeDecider, type RecipeState, recipeVersion } from '../../../aggregates/chat/recipe';
+import { leftIn } from '../../../aggregates/shared/decider';
 import { CommandExecutor, type CommandContext } from '../../common/command-executor';
 import type { ChatRequest } from '../chat-pipeline';
 import { AgentTools } from '../tools/agent-tools';
@@ -28,8 +29,8 @@ export class CreateFlow {
 
   async turn(request: ChatRequest, prompt: string, state: ConversationState, recipe: RecipeState, context: CommandContext): Promise<Turn> {
     const steps = this.tools.plan(prompt);
-    const step = nextCreateStep({ stage: state.stage, draft: state.draft, prompt, steps, autonomous: request.autonomous });
-    const flowId = flowIdOf(request.promptId, recipe.version + 1);
+    const step = nextCreateStep({ creation: state.creation, prompt, steps, autonomous: request.autonomous });
+    const flowId = flowIdOf(request.promptId, recipeVersion(recipe) + 1);
     switch (step.kind) {
       case 'propose':
       case 'review':
@@ -52,20 +53,21 @@ export class CreateFlow {
   private async runAndSave(request: ChatRequest, draft: AgentDraft, recipe: RecipeState, flowId: string, context: CommandContext): Promise<Turn> {
     const { results, usage } = await this.runner.run(draft.actions, request.modelConfig?.model);
     const runId = newId('run');
-    const recipeId = recipe.recipeId ?? newId('recipe');
-    const { state: saved } = await this.executor.execute(
+    const recipeId = recipe.status === 'none' ? newId('recipe') : recipe.recipeId;
+    const { state } = await this.executor.execute(
       recipeDecider,
       recipeStreamId(request.userId, request.promptId),
       { kind: 'createAndSave', recipeId, userId: request.userId, promptId: request.promptId, name: draft.name, goal: draft.goal, flowId, actions: draft.actions, runId, results },
       context,
     );
+    const saved = leftIn(state, 'saved');
     const done = completedCount(results);
     const text = [
       `Agent "${draft.name}" is saved as a recipe (version ${saved.version}); ${done} of ${draft.actions.length} actions completed. Send a prompt with prompt_id "${request.promptId}" to run it again.`,
       ...resultLines(draft.actions, results),
     ].join('\n');
     return {
-      move: { kind: 'complete', recipeId: saved.recipeId!, version: saved.version },
+      move: { kind: 'complete', recipeId: saved.recipeId, version: saved.version },
       response: this.responses.respond({ response: text, flow_id: flowId, stage: 'completed', actions_completed: done, recipe_saved: true }, usage),
       expertRun: null,
     };

@@ -4,7 +4,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { recipeStreamId } from '../../../aggregates/chat/chat.events';
-import { completedCount, recipeActions, recipeDecider, type RecipeState } from '../../../aggregates/chat/recipe';
+import { completedCount, recipeActions, recipeDecider, type SavedRecipe } from '../../../aggregates/chat/recipe';
 import { CommandExecutor, type CommandContext } from '../../common/command-executor';
 import type { ChatRequest } from '../chat-pipeline';
 import { ActionRunner } from './action-runner';
@@ -19,7 +19,7 @@ export class ReuseFlow {
     private readonly responses: TurnResponses,
   ) {}
 
-  async turn(request: ChatRequest, recipe: RecipeState, context: CommandContext): Promise<Turn> {
+  async turn(request: ChatRequest, recipe: SavedRecipe, context: CommandContext): Promise<Turn> {
     const actions = recipeActions(recipe);
     const { results, usage } = await this.runner.run(actions, request.modelConfig?.model);
     const runId = newId('run');

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { scheduledPromptDecider, scheduledPromptStreamId } from '../../../aggregates/chat/scheduled-prompt';
+import { leftIn } from '../../../aggregates/shared/decider';
 import { CommandExecutor } from '../../common/command-executor';
 import { ChatGate } from '../gate/chat-gate';
 import { SchedulePrompt, type ScheduleReceipt } from './schedule.commands';
@@ -34,6 +35,7 @@ export class SchedulePromptHandler implements ICommandHandler<SchedulePrompt> {
       { kind: 'schedule', scheduleId, userId: payload.userId, promptId: payload.promptId, prompt, redactions, runAt: payload.runAt },
       context,
     );
-    return { schedule_id: scheduleId, user_id: state.userId!, prompt_id: state.promptId!, run_at: state.runAt!, status: 'scheduled' };
+    const scheduled = leftIn(state, 'pending');
+    return { schedule_id: scheduleId, user_id: scheduled.userId, prompt_id: scheduled.promptId, run_at: scheduled.runAt, status: 'scheduled' };
   }
 }
