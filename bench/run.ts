@@ -134,7 +134,7 @@ const settings = {
     streamEvents: envNumber('BENCH_CORE_STREAM_EVENTS', 10_000),
     commands: envNumber('BENCH_CORE_COMMANDS', 300),
     readyEvents: envNumber('BENCH_CORE_READY_EVENTS', 1_000_000),
-    readyWriteBatch: envNumber('BENCH_CORE_READY_BATCH', 5000),
+    readyWriteBatch: envNumber('BENCH_CORE_READY_BATCH', 20_000),
     readyTimeoutSeconds: envNumber('BENCH_CORE_READY_TIMEOUT_SECONDS', 600),
     memoryDocs: [envNumber('BENCH_CORE_MEMORY_SMALL', 100_000), envNumber('BENCH_CORE_MEMORY_LARGE', 300_000)] as [number, number],
     memoryTemplateEvents: envNumber('BENCH_CORE_MEMORY_TEMPLATE_EVENTS', 20_000),
