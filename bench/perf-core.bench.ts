@@ -26,7 +26,8 @@
  *      log of section 2 written straight into DATA_DIR/events.db, the app
  *      started once (its projections catch up: timed, context), stopped,
  *      started again; from fork to the first 200 of GET /ready (polled).
- *      Bar: < 3 s. File sizes reported.
+ *      Bar: < 3 s. File sizes reported; for context, the same start on an
+ *      empty DATA_DIR (what booting the app costs without any log).
  *   E. resident memory per 100,000 read-model documents: `users` documents of
  *      a rebuild (cloned with fresh ids up to the size) written to a
  *      read-model file; a fresh process (bench/memory-probe.ts) opens it in an
@@ -138,6 +139,8 @@ export interface ReadyPart {
   accounts: number | null;
   generateSeconds: number;
   firstStart: { seconds: number; listeningSeconds: number };
+  /** the same app on an empty DATA_DIR: what a start costs without any log */
+  emptyStart: { seconds: number; listeningSeconds: number };
   restart: { seconds: number; listeningSeconds: number; childListeningUptime: number };
   files: { name: string; bytes: number }[];
 }
@@ -567,6 +570,16 @@ async function runReady(options: PerfCoreOptions): Promise<ReadyPart> {
         `(the child's uptime then: ${fixed(second.childListeningUptime, 2)} s)`,
     );
     const files = fileSizes(dir, DATA_FILES);
+
+    const emptyDir = makeTempDir('core-empty');
+    let empty: Awaited<ReturnType<typeof startUntilReady>>;
+    try {
+      empty = await startUntilReady(emptyDir, options.readyTimeoutSeconds);
+      await empty.server.stop();
+    } finally {
+      removeTempDir(emptyDir);
+    }
+    log(`    context: the same start on an empty DATA_DIR: /ready 200 after ${fixed(empty.seconds, 2)} s (port open at ${fixed(empty.listeningSeconds, 2)} s)`);
     const reads = new EmbeddedReadStore({ file: join(dir, 'read-models.db') });
     let accounts: number | null = null;
     try {
@@ -579,6 +592,7 @@ async function runReady(options: PerfCoreOptions): Promise<ReadyPart> {
       accounts,
       generateSeconds,
       firstStart: { seconds: first.seconds, listeningSeconds: first.listeningSeconds },
+      emptyStart: { seconds: empty.seconds, listeningSeconds: empty.listeningSeconds },
       restart: { seconds: second.seconds, listeningSeconds: second.listeningSeconds, childListeningUptime: second.childListeningUptime },
       files,
     };

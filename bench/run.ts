@@ -439,6 +439,7 @@ async function main(): Promise<void> {
     if (!isSkipped(r)) {
       rows.push(
         [`/ready after restart, ${int(r.events)} events`, `${fixed(r.restart.seconds, 2)} s`, 'bar: < 3 s', '3.00 s', ratio(r.restart.seconds, 3)],
+        [`  context: start on an empty DATA_DIR`, `${fixed(r.emptyStart.seconds, 2)} s`, '', '', ''],
         [`  context: first start, catch-up from 0`, `${fixed(r.firstStart.seconds, 1)} s`, 'events replayed per second', `${int(r.events / r.firstStart.seconds)} ev/s`, ''],
       );
     } else {
