@@ -13,7 +13,7 @@
  *      nothing; BENCH_EXTRA_PROJECTIONS of bench/http-server.ts) vs A's app.
  *      Bar: >= 0.9. A and B run in rounds (yardstick, app, app+extra, then the
  *      reverse order), so a neighbour's load falls on all three alike; the
- *      figures are the means over the rounds.
+ *      figures are the medians over the rounds.
  *   C. command latency, in process: a CommandExecutor over a file-backed
  *      SqliteEventStore and an embedded read store (no projection registered,
  *      so no read-your-writes wait: the figure is load + decide + append), the
@@ -25,8 +25,8 @@
  *   D. /ready after a restart with `readyEvents` events in the log: the account
  *      log of section 2 written straight into DATA_DIR/events.db, the app
  *      started once (its projections catch up: timed, context), stopped,
- *      started again; from fork to the first 200 of GET /ready (polled).
- *      Bar: < 3 s. File sizes reported; for context, the same start on an
+ *      started again (`restarts` times, the median is the figure); from fork
+ *      to the first 200 of GET /ready (polled). Bar: < 3 s. File sizes reported; for context, the same start on an
  *      empty DATA_DIR (what booting the app costs without any log).
  *   E. resident memory per 100,000 read-model documents: `users` documents of
  *      a rebuild (cloned with fresh ids up to the size) written to a
@@ -72,7 +72,7 @@ export interface PerfCoreOptions {
   connections: number;
   /** seconds of each autocannon run of A and B */
   seconds: number;
-  /** rounds of A and B (each: yardstick, app, app + extra projections; alternate rounds in reverse order) */
+  /** rounds of A and B (each: yardstick, app, app + extra projections; alternate rounds in reverse order); medians over them */
   rounds: number;
   extraProjections: number;
   /** C: events on the long stream */
@@ -83,6 +83,8 @@ export interface PerfCoreOptions {
   readyEvents: number;
   /** D: events per transaction while writing the log */
   readyWriteBatch: number;
+  /** D: restarts timed (the median is the figure) */
+  restarts: number;
   /** D: how long the first start may take to catch up */
   readyTimeoutSeconds: number;
   /** E: the two sizes (documents) */
@@ -91,8 +93,8 @@ export interface PerfCoreOptions {
   memoryTemplateEvents: number;
 }
 
-/** The mean of several autocannon runs of one target. */
-export interface HttpMean {
+/** The medians of several autocannon runs of one target. */
+export interface HttpMedian {
   name: string;
   requestsPerSecond: number;
   p50: number;
@@ -104,9 +106,9 @@ export interface HttpMean {
 
 export interface HttpPart {
   fastifyVersion: string;
-  yardstick: HttpMean;
-  sighting: HttpMean;
-  sightingExtra: HttpMean;
+  yardstick: HttpMedian;
+  sighting: HttpMedian;
+  sightingExtra: HttpMedian;
   /** the yardstick's group commit: transactions and events written */
   yardstickCommits: { commits: number; events: number } | null;
 }
@@ -141,7 +143,10 @@ export interface ReadyPart {
   firstStart: { seconds: number; listeningSeconds: number };
   /** the same app on an empty DATA_DIR: what a start costs without any log */
   emptyStart: { seconds: number; listeningSeconds: number };
+  /** the median restart */
   restart: { seconds: number; listeningSeconds: number; childListeningUptime: number };
+  /** every restart's seconds to /ready 200 */
+  restarts: number[];
   files: { name: string; bytes: number }[];
 }
 
@@ -226,23 +231,30 @@ function sightingRequest(url: string, token: string, peerPubkey: string): autoca
   };
 }
 
-function mean(name: string, runs: HttpRun[]): HttpMean {
-  const avg = (f: (r: HttpRun) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Medians over the rounds: one round caught in a neighbour's burst moves them less than it would a mean. */
+function medians(name: string, runs: HttpRun[]): HttpMedian {
+  const of = (f: (r: HttpRun) => number) => median(runs.map(f));
   return {
     name,
-    requestsPerSecond: avg((r) => r.requestsPerSecond),
-    p50: avg((r) => r.p50),
-    p99: avg((r) => r.p99),
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
     runs,
     non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
     errors: runs.reduce((s, r) => s + r.errors, 0),
   };
 }
 
-function printMean(m: HttpMean): void {
+function printMedians(m: HttpMedian): void {
   log(
     `    ${m.name.padEnd(34)} ${int(m.requestsPerSecond).padStart(7)} req/s  p50 ${fixed(m.p50, 1)} ms  p99 ${fixed(m.p99, 1)} ms  ` +
-      `(mean of ${m.runs.length}: ${m.runs.map((r) => int(r.requestsPerSecond)).join(', ')} req/s; non-2xx ${int(m.non2xx)}, errors ${int(m.errors)})`,
+      `(median of ${m.runs.length}: ${m.runs.map((r) => int(r.requestsPerSecond)).join(', ')} req/s; non-2xx ${int(m.non2xx)}, errors ${int(m.errors)})`,
   );
 }
 
@@ -298,14 +310,14 @@ async function runHttp(options: PerfCoreOptions): Promise<HttpPart> {
       }
     }
     const result = {
-      yardstick: mean(targets.yardstick.name, runs.yardstick),
-      sighting: mean(targets.app.name, runs.app),
-      sightingExtra: mean(targets.extra.name, runs.extra),
+      yardstick: medians(targets.yardstick.name, runs.yardstick),
+      sighting: medians(targets.app.name, runs.app),
+      sightingExtra: medians(targets.extra.name, runs.extra),
     };
     log();
-    printMean(result.yardstick);
-    printMean(result.sighting);
-    printMean(result.sightingExtra);
+    printMedians(result.yardstick);
+    printMedians(result.sighting);
+    printMedians(result.sightingExtra);
     log(
       `    A. ratio sighting / yardstick: ${ratio(result.sighting.requestsPerSecond, result.yardstick.requestsPerSecond)} (bar >= 0.5); ` +
         `p99 ${fixed(result.sighting.p99, 1)} ms vs ${fixed(result.yardstick.p99, 1)} ms = ${ratio(result.sighting.p99, result.yardstick.p99)} (bar <= 2x)`,
@@ -459,8 +471,21 @@ function formatSizes(files: { name: string; bytes: number }[]): string {
 
 const DATA_FILES = ['events.db', 'events.db-wal', 'read-models.db', 'read-models.db-wal'];
 
+interface StartTiming {
+  /** from fork to the first 200 of GET /ready */
+  seconds: number;
+  /** from fork to the port open */
+  listeningSeconds: number;
+  /** the child's process.uptime() when its port opened */
+  childListeningUptime: number;
+}
+
+function medianStart(starts: StartTiming[]): StartTiming {
+  return [...starts].sort((a, b) => a.seconds - b.seconds)[Math.floor((starts.length - 1) / 2)];
+}
+
 /** Starts the app on `dir`; resolves when GET /ready first answers 200 (polled from the moment the port is open). */
-async function startUntilReady(dir: string, timeoutSeconds: number): Promise<{ server: Server; seconds: number; listeningSeconds: number; childListeningUptime: number }> {
+async function startUntilReady(dir: string, timeoutSeconds: number): Promise<StartTiming & { server: Server }> {
   const start = now();
   let listeningSeconds = NaN;
   let childListeningUptime = NaN;
@@ -563,23 +588,31 @@ async function runReady(options: PerfCoreOptions): Promise<ReadyPart> {
     const afterFirst = fileSizes(dir, DATA_FILES);
     log(`    files after the first start and stop: ${formatSizes(afterFirst)}`);
 
-    const second = await startUntilReady(dir, options.readyTimeoutSeconds);
-    await second.server.stop();
-    log(
-      `    restart: /ready 200 after ${fixed(second.seconds, 2)} s from fork (bar < 3 s); port open at ${fixed(second.listeningSeconds, 2)} s ` +
-        `(the child's uptime then: ${fixed(second.childListeningUptime, 2)} s)`,
-    );
-    const files = fileSizes(dir, DATA_FILES);
-
-    const emptyDir = makeTempDir('core-empty');
-    let empty: Awaited<ReturnType<typeof startUntilReady>>;
-    try {
-      empty = await startUntilReady(emptyDir, options.readyTimeoutSeconds);
-      await empty.server.stop();
-    } finally {
-      removeTempDir(emptyDir);
+    // restarts on the log and starts on an empty DATA_DIR, alternated; the medians are the figures
+    const restarts: StartTiming[] = [];
+    const empties: StartTiming[] = [];
+    for (let i = 0; i < options.restarts; i++) {
+      const restart = await startUntilReady(dir, options.readyTimeoutSeconds);
+      await restart.server.stop();
+      restarts.push(restart);
+      const emptyDir = makeTempDir('core-empty');
+      try {
+        const empty = await startUntilReady(emptyDir, options.readyTimeoutSeconds);
+        await empty.server.stop();
+        empties.push(empty);
+      } finally {
+        removeTempDir(emptyDir);
+      }
     }
-    log(`    context: the same start on an empty DATA_DIR: /ready 200 after ${fixed(empty.seconds, 2)} s (port open at ${fixed(empty.listeningSeconds, 2)} s)`);
+    const restart = medianStart(restarts);
+    const empty = medianStart(empties);
+    const list = (xs: StartTiming[]) => xs.map((x) => fixed(x.seconds, 2)).join(', ');
+    log(
+      `    restart: /ready 200 after ${fixed(restart.seconds, 2)} s from fork, median of ${restarts.length} (${list(restarts)} s) (bar < 3 s); ` +
+        `port open at ${fixed(restart.listeningSeconds, 2)} s (the child's uptime then: ${fixed(restart.childListeningUptime, 2)} s)`,
+    );
+    log(`    context: the same start on an empty DATA_DIR: /ready 200 after ${fixed(empty.seconds, 2)} s, median (${list(empties)} s)`);
+    const files = fileSizes(dir, DATA_FILES);
     const reads = new EmbeddedReadStore({ file: join(dir, 'read-models.db') });
     let accounts: number | null = null;
     try {
@@ -593,7 +626,8 @@ async function runReady(options: PerfCoreOptions): Promise<ReadyPart> {
       generateSeconds,
       firstStart: { seconds: first.seconds, listeningSeconds: first.listeningSeconds },
       emptyStart: { seconds: empty.seconds, listeningSeconds: empty.listeningSeconds },
-      restart: { seconds: second.seconds, listeningSeconds: second.listeningSeconds, childListeningUptime: second.childListeningUptime },
+      restart: { seconds: restart.seconds, listeningSeconds: restart.listeningSeconds, childListeningUptime: restart.childListeningUptime },
+      restarts: restarts.map((r) => r.seconds),
       files,
     };
   } finally {

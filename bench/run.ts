@@ -128,13 +128,14 @@ const settings = {
   },
   core: {
     connections: envNumber('BENCH_CONNECTIONS', 64),
-    seconds: envNumber('BENCH_CORE_SECONDS', 5),
-    rounds: envNumber('BENCH_CORE_ROUNDS', 2),
+    seconds: envNumber('BENCH_CORE_SECONDS', 3),
+    rounds: envNumber('BENCH_CORE_ROUNDS', 4),
     extraProjections: envNumber('BENCH_CORE_EXTRA_PROJECTIONS', 16),
     streamEvents: envNumber('BENCH_CORE_STREAM_EVENTS', 10_000),
     commands: envNumber('BENCH_CORE_COMMANDS', 300),
     readyEvents: envNumber('BENCH_CORE_READY_EVENTS', 1_000_000),
     readyWriteBatch: envNumber('BENCH_CORE_READY_BATCH', 20_000),
+    restarts: envNumber('BENCH_CORE_RESTARTS', 3),
     readyTimeoutSeconds: envNumber('BENCH_CORE_READY_TIMEOUT_SECONDS', 600),
     memoryDocs: [envNumber('BENCH_CORE_MEMORY_SMALL', 100_000), envNumber('BENCH_CORE_MEMORY_LARGE', 300_000)] as [number, number],
     memoryTemplateEvents: envNumber('BENCH_CORE_MEMORY_TEMPLATE_EVENTS', 20_000),
@@ -438,7 +439,7 @@ async function main(): Promise<void> {
     }
     if (!isSkipped(r)) {
       rows.push(
-        [`/ready after restart, ${int(r.events)} events`, `${fixed(r.restart.seconds, 2)} s`, 'bar: < 3 s', '3.00 s', ratio(r.restart.seconds, 3)],
+        [`/ready after restart, ${int(r.events)} events (median)`, `${fixed(r.restart.seconds, 2)} s`, 'bar: < 3 s', '3.00 s', ratio(r.restart.seconds, 3)],
         [`  context: start on an empty DATA_DIR`, `${fixed(r.emptyStart.seconds, 2)} s`, '', '', ''],
         [`  context: first start, catch-up from 0`, `${fixed(r.firstStart.seconds, 1)} s`, 'events replayed per second', `${int(r.events / r.firstStart.seconds)} ev/s`, ''],
       );
@@ -572,7 +573,7 @@ async function main(): Promise<void> {
     if (!isSkipped(h)) {
       const p = (x: { p50: number; p99: number }) => `${ms(x.p50)}/${ms(x.p99)}`;
       log(
-        `  section 8 HTTP (means of ${settings.core.rounds} round(s) of ${settings.core.seconds} s, p50/p99 ms): yardstick ${p(h.yardstick)}, ` +
+        `  section 8 HTTP (medians of ${settings.core.rounds} round(s) of ${settings.core.seconds} s, p50/p99 ms): yardstick ${p(h.yardstick)}, ` +
           `sighting ${p(h.sighting)}, sighting +${settings.core.extraProjections} projections ${p(h.sightingExtra)}; Fastify ${h.fastifyVersion}` +
           (h.yardstickCommits ? `; yardstick ${fixed(h.yardstickCommits.events / Math.max(1, h.yardstickCommits.commits), 1)} events per commit` : '') +
           `; non-2xx ${int(h.sighting.non2xx + h.sightingExtra.non2xx + h.yardstick.non2xx)}.`,
@@ -587,7 +588,8 @@ async function main(): Promise<void> {
     if (!isSkipped(r)) {
       log(
         `  /ready: ${int(r.accounts ?? 0)} accounts; files ${r.files.map((f) => `${f.name} ${fixed(f.bytes / (1024 * 1024), 1)} MB`).join(', ')}; ` +
-          `log written in ${fixed(r.generateSeconds, 1)} s; port open at ${fixed(r.restart.listeningSeconds, 2)} s of the restart.`,
+          `log written in ${fixed(r.generateSeconds, 1)} s; restarts ${r.restarts.map((x) => fixed(x, 2)).join(', ')} s; ` +
+          `port open at ${fixed(r.restart.listeningSeconds, 2)} s of the median restart.`,
       );
     }
     if (!isSkipped(m)) {
