@@ -132,7 +132,8 @@ const settings = {
     rounds: envNumber('BENCH_CORE_ROUNDS', 4),
     extraProjections: envNumber('BENCH_CORE_EXTRA_PROJECTIONS', 16),
     streamEvents: envNumber('BENCH_CORE_STREAM_EVENTS', 10_000),
-    commands: envNumber('BENCH_CORE_COMMANDS', 300),
+    commands: envNumber('BENCH_CORE_COMMANDS', 2000),
+    uncachedCommands: envNumber('BENCH_CORE_UNCACHED_COMMANDS', 200),
     readyEvents: envNumber('BENCH_CORE_READY_EVENTS', 1_000_000),
     readyWriteBatch: envNumber('BENCH_CORE_READY_BATCH', 20_000),
     restarts: envNumber('BENCH_CORE_RESTARTS', 3),
@@ -582,7 +583,7 @@ async function main(): Promise<void> {
     if (!isSkipped(c)) {
       log(
         `  commands: first command on the ${int(c.streamEvents)}-event stream, nothing cached: ${ms(c.on.coldFirst)} ms (cache on), ` +
-          `${ms(c.off.coldFirst)} ms (cache off); ${int(settings.core.commands)} timed per kind; no projection wait.`,
+          `${ms(c.off.coldFirst)} ms (cache off); ${int(c.on.long.count)} timed per kind with the cache on, ${int(c.off.long.count)} off; no projection wait.`,
       );
     }
     if (!isSkipped(r)) {
