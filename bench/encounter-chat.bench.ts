@@ -86,18 +86,18 @@ export interface EncounterChatResult {
 }
 
 const PASSWORD = 'bench-Password-1234';
-const JSON_HEADERS = { 'content-type': 'application/json' };
-const ENC = '/api/social/encounter';
+export const JSON_HEADERS = { 'content-type': 'application/json' };
+export const ENC = '/api/social/encounter';
 const SETUP_CONCURRENCY = 16;
 const CASUAL_PROMPT = 'what is 6 * 7';
-const APP_ENV = { PASSWORD_HASH_MEMORY_KIB: '4096', CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
+export const APP_ENV = { PASSWORD_HASH_MEMORY_KIB: '4096', CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
 
 interface Reply {
   status: number;
   body: any;
 }
 
-interface User {
+export interface User {
   id: string;
   token: string;
   pubkey: string;
@@ -118,7 +118,7 @@ async function call(url: string, method: string, path: string, body?: unknown, t
 }
 
 /** `call` that throws unless the status is `expected`. */
-async function expectCall(expected: number, what: string, url: string, method: string, path: string, body?: unknown, token?: string): Promise<Reply> {
+export async function expectCall(expected: number, what: string, url: string, method: string, path: string, body?: unknown, token?: string): Promise<Reply> {
   const reply = await call(url, method, path, body, token);
   if (reply.status !== expected) throw new Error(`${what}: HTTP ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
   return reply;
@@ -147,7 +147,7 @@ async function inPool<T>(label: string, count: number, unit: string, task: (i: n
 }
 
 /** A registered user with a current key who is discoverable (test/support/encounter.ts: discoverableUser). */
-async function discoverableUser(url: string, username: string): Promise<User> {
+export async function discoverableUser(url: string, username: string): Promise<User> {
   const reg = await expectCall(201, `register ${username}`, url, 'POST', '/api/social/register', {
     username,
     email: `${username}@example.com`,
@@ -159,7 +159,7 @@ async function discoverableUser(url: string, username: string): Promise<User> {
   return user;
 }
 
-const SIGHTING = (peer: User) => ({ peer_pubkey: peer.pubkey, rssi_peak: -60, dwell_sec: 30 });
+export const SIGHTING = (peer: User) => ({ peer_pubkey: peer.pubkey, rssi_peak: -60, dwell_sec: 30 });
 
 async function sight(url: string, owner: User, peer: User): Promise<string> {
   const reply = await expectCall(200, 'sighting', url, 'POST', `${ENC}/sighting`, SIGHTING(peer), owner.token);

@@ -1,10 +1,19 @@
 /**
- * Child-process entry of sections 3 and 7: starts the real application
+ * Child-process entry of sections 3, 7 and 8: starts the real application
  * (createApp + loadConfig, exactly as test/support/app.ts does) on
  * 127.0.0.1:0 and reports its URL to the parent once PlatformLifecycle is
  * ready. BENCH_APP_ENV (a JSON object of strings, optional) adds settings to
  * loadConfig's environment (section 7: a low PASSWORD_HASH_MEMORY_KIB, a high
  * CHAT_RATE_LIMIT_PER_MINUTE); without it the app runs on the defaults.
+ *
+ * Section 8 only:
+ * - BENCH_EXTRA_PROJECTIONS=n registers n more projections, each applying
+ *   SightingRecorded with a handler that writes nothing (what a read model
+ *   more costs a sighting, apart from its own writes).
+ * - BENCH_READY_TIMEOUT_MS (default 15000): how long the app may take to be
+ *   ready (a start that catches up a large log takes longer).
+ * The child also reports { type: 'listening' } as soon as the port is open,
+ * before the projections caught up, so the parent can poll /ready itself.
  *
  * The app runs in its own process so that autocannon (in the parent) does not
  * share the server's event loop, as in the reference measurements, where the
@@ -17,8 +26,12 @@ import 'reflect-metadata';
 import { createApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/config';
 import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
+import type { ProjectionDefinition } from '../src/infrastructure/projections/projection';
 
-export type ServerMessage = { type: 'ready'; url: string } | { type: 'error'; message: string };
+export type ServerMessage =
+  | { type: 'listening'; url: string; uptimeSeconds: number }
+  | { type: 'ready'; url: string }
+  | { type: 'error'; message: string };
 export type ParentMessage = { type: 'close' };
 
 async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<void> {
@@ -33,15 +46,33 @@ function send(message: ServerMessage): void {
   process.send?.(message);
 }
 
+/** n projections applying SightingRecorded with a handler that writes nothing. */
+function emptyProjections(n: number): ProjectionDefinition[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: `benchEmpty${i + 1}`,
+    version: 1,
+    eventTypes: ['SightingRecorded'],
+    collections: [],
+    apply: () => undefined,
+  }));
+}
+
+function envInteger(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n >= 0 && process.env[name]?.trim() ? n : fallback;
+}
+
 async function main(): Promise<void> {
   const dataDir = process.env.BENCH_DATA_DIR;
   if (!dataDir) throw new Error('BENCH_DATA_DIR is not set');
   const extra = JSON.parse(process.env.BENCH_APP_ENV || '{}') as Record<string, string>;
   const config = loadConfig({ ...extra, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const app = await createApp(config);
+  const app = await createApp(config, { extraProjections: emptyProjections(envInteger('BENCH_EXTRA_PROJECTIONS', 0)) });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
-  await waitUntil(() => app.get(PlatformLifecycle).isReady(), 15_000);
+  const url = `http://127.0.0.1:${address.port}`;
+  send({ type: 'listening', url, uptimeSeconds: process.uptime() });
+  await waitUntil(() => app.get(PlatformLifecycle).isReady(), envInteger('BENCH_READY_TIMEOUT_MS', 15_000));
 
   let closing = false;
   const close = async (): Promise<void> => {
@@ -55,7 +86,7 @@ async function main(): Promise<void> {
   });
   // the parent died: do not linger
   process.on('disconnect', () => void close());
-  send({ type: 'ready', url: `http://127.0.0.1:${address.port}` });
+  send({ type: 'ready', url });
 }
 
 main().catch((error: unknown) => {

@@ -79,18 +79,26 @@ export interface Server {
   stop(): Promise<void>;
 }
 
+export interface StartServerOptions {
+  /** more variables for the child's process environment (bench/http-server.ts: BENCH_EXTRA_PROJECTIONS, BENCH_READY_TIMEOUT_MS) */
+  childEnv?: Record<string, string>;
+  /** called when the port is open, before the app is ready (uptime: the child's process.uptime() then) */
+  onListening?: (url: string, uptimeSeconds: number) => void;
+}
+
 /** Starts the app in a child process (bench/http-server.ts); `appEnv` adds settings to its loadConfig environment. */
-export async function startServer(dataDir: string, appEnv: Record<string, string> = {}): Promise<Server> {
+export async function startServer(dataDir: string, appEnv: Record<string, string> = {}, options: StartServerOptions = {}): Promise<Server> {
   const child = fork(join(__dirname, 'http-server.js'), [], {
     // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the app under load
     execArgv: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_APP_ENV: JSON.stringify(appEnv) },
+    env: { ...process.env, ...options.childEnv, BENCH_DATA_DIR: dataDir, BENCH_APP_ENV: JSON.stringify(appEnv) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     child.on('message', (message: ServerMessage) => {
-      if (message.type === 'ready') resolve(message.url);
+      if (message.type === 'listening') options.onListening?.(message.url, message.uptimeSeconds);
+      else if (message.type === 'ready') resolve(message.url);
       else reject(new Error(`app failed to start: ${message.message}`));
     });
     void exited.then((code) => reject(new Error(`app process exited (code ${code}) before it was ready`)));

@@ -1,15 +1,21 @@
 /**
- * Section 4: projection throughput into MongoDB vs the embedded store.
+ * Section 4: projection rebuild into MongoDB vs the bare driver.
  *
  * One account log (section 2's generator) in a temp SqliteEventStore is
  * rebuilt with ProjectionEngine.rebuild(usersProjection), the way
  * `npm run projections:rebuild` does it, into
- *   (1) a fresh file-backed EmbeddedReadStore (the yardstick), and
+ *   (1) a fresh file-backed EmbeddedReadStore (context), and
  *   (2) a MongoReadStore on mongo-java-server (test/support/services), through
  *       the same PageWriter and ReadStore.commit: per page, one find and one unordered bulkWrite
  *       per page of events, then the checkpoint.
+ * Yardstick (issue 12): the final documents of (2), read back and written
+ * with the bare driver's insertMany (default options) into a fresh collection
+ * of another database on the same server, in the same run. The ratio is time
+ * against time: t(insertMany) / t(rebuild), 1.0 meaning the rebuild costs no
+ * more than writing its result once.
  * A small separate log is rebuilt into both first, untimed (the server's JVM
- * starts cold). Both read models are then compared document by document.
+ * starts cold), and the bare client inserts a few documents untimed. Both read
+ * models are then compared document by document.
  *
  * mongo-java-server is an in-memory Java reimplementation of MongoDB's wire
  * protocol, not MongoDB: the figure measures the adapter's round trips and
@@ -17,6 +23,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { ProjectionEngine } from '../src/infrastructure/projections/projection-engine';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
@@ -53,6 +60,8 @@ export type MongoProjectionBenchResult =
       serverStartSeconds: number;
       embedded: RebuildRun;
       mongo: RebuildRun;
+      /** the bare driver's insertMany of the final documents of the MongoDB rebuild (the yardstick) */
+      bareInsert: { seconds: number; documents: number; documentsPerSecond: number };
       /** documents whose content differs between the two read models (0 when identical) */
       differences: number;
     };
@@ -101,8 +110,26 @@ function differences(a: Map<string, string>, b: Map<string, string>): number {
   return count;
 }
 
+/** insertMany of `docs` with a bare MongoClient into a fresh database; a small untimed insert first warms the connection. */
+async function bareInsertMany(url: string, docs: Doc[]): Promise<{ seconds: number; documents: number; documentsPerSecond: number }> {
+  const client = new MongoClient(url);
+  const db = client.db(`bench_bare_${randomBytes(4).toString('hex')}`);
+  try {
+    await client.connect();
+    await db.collection<Doc>('warmup').insertMany(docs.slice(0, 500).map((d) => ({ ...d })));
+    await db.collection<Doc>('warmup').drop();
+    const start = now();
+    await db.collection<Doc>(USERS).insertMany(docs);
+    const seconds = secondsSince(start);
+    return { seconds, documents: docs.length, documentsPerSecond: docs.length / seconds };
+  } finally {
+    await db.dropDatabase().catch(() => undefined);
+    await client.close();
+  }
+}
+
 export async function runMongoProjectionBench(options: MongoProjectionBenchOptions): Promise<MongoProjectionBenchResult> {
-  heading('4. Projection rebuild into MongoDB (mongo-java-server) vs embedded store');
+  heading('4. Projection rebuild into MongoDB (mongo-java-server) vs bare driver insertMany');
   log(`  note: ${MONGO_NOTE};`);
   log('  its figures say how the adapter fares against that server, not what a real mongod sustains.');
 
@@ -174,7 +201,15 @@ export async function runMongoProjectionBench(options: MongoProjectionBenchOptio
       `  (2) MongoReadStore (mongo-java-server): ${int(mongoRun.events)} events in ${fixed(mongoRun.seconds, 2)} s = ` +
         `${int(mongoRun.eventsPerSecond)} events/s (${int(mongoRun.documents)} user documents)`,
     );
-    log(`  ratio mongo / embedded: ${ratio(mongoRun.eventsPerSecond, embeddedRun.eventsPerSecond)}`);
+    log(`  context: ratio mongo / embedded: ${ratio(mongoRun.eventsPerSecond, embeddedRun.eventsPerSecond)}`);
+
+    // (3) yardstick: the rebuilt documents, written once with the bare driver
+    const bareInsert = await bareInsertMany(server.url, await mongo.collection<Doc>(USERS).find({}));
+    log(
+      `  (3) yardstick: bare driver insertMany of the ${int(bareInsert.documents)} rebuilt documents into a fresh collection: ` +
+        `${fixed(bareInsert.seconds, 2)} s = ${int(bareInsert.documentsPerSecond)} documents/s`,
+    );
+    log(`  ratio t(insertMany) / t(rebuild into mongo): ${ratio(bareInsert.seconds, mongoRun.seconds)}`);
 
     for (const [name, run] of [
       ['embedded', embeddedRun],
@@ -196,6 +231,7 @@ export async function runMongoProjectionBench(options: MongoProjectionBenchOptio
       serverStartSeconds,
       embedded: { seconds: embeddedRun.seconds, eventsPerSecond: embeddedRun.eventsPerSecond, documents: embeddedRun.documents },
       mongo: { seconds: mongoRun.seconds, eventsPerSecond: mongoRun.eventsPerSecond, documents: mongoRun.documents },
+      bareInsert,
       differences: differing,
     };
   } finally {

@@ -36,7 +36,7 @@ export interface ReplayBenchResult {
   readAll: { seconds: number; eventsPerSecond: number };
 }
 
-interface Pending {
+export interface Pending {
   streamId: string;
   event: NewEvent;
 }
@@ -56,7 +56,7 @@ const ROLE_CHANGES: Role[] = ['operator', 'agent', 'admin', 'user'];
  * events; the rest are logins (most), failed logins, logouts and role changes
  * of existing accounts. Deterministic apart from ids and hashes.
  */
-function* generateEvents(total: number): Generator<Pending> {
+export function* generateEvents(total: number): Generator<Pending> {
   const random = prng(20240611);
   const users: GeneratedUser[] = [];
   let clock = Date.parse('2025-01-01T00:00:00.000Z');

@@ -8,8 +8,9 @@
  *      vs a bare better-sqlite3 loop, one INSERT per transaction, same durability
  *   2. projection replay events/s (rebuild of `users`) vs readAll pages only
  *   3. HTTP register/s and login/s vs GET /health on the same app
- *   4. projection rebuild events/s into MongoReadStore (on mongo-java-server)
- *      vs into the file-backed EmbeddedReadStore, same log
+ *   4. projection rebuild into MongoReadStore (on mongo-java-server) vs the bare
+ *      driver's insertMany of the same final documents (time vs time), plus the
+ *      same rebuild into the file-backed EmbeddedReadStore for context
  *   5. KafkaBus publish msgs/s vs a bare kafkajs producer loop (same broker,
  *      batching and concurrency); KafkaBus consume msgs/s vs a bare kafkajs
  *      consumer doing what the port requires (handler awaited per message in
@@ -24,6 +25,14 @@
  *      /api/social/encounter/sighting req/s; POST /chat req/s on the offline
  *      engine, casual_conv turns and REUSE of saved recipes; all vs GET /health
  *      on the same app
+ *   8. performance core (issue 12's bars): POST /api/social/encounter/sighting
+ *      vs the yardstick route of the performance notes (bare Fastify, fast-jwt,
+ *      a body checked by hand, one durable SQLite append with group commit),
+ *      64 connections, req/s and p99; the same with 16 more empty projections
+ *      vs without; command latency on a 10,000-event stream vs a new stream
+ *      (state cache on, and off for context); GET /ready after a restart with
+ *      1,000,000 events in the log; resident memory per 100,000 read-model
+ *      documents
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -32,7 +41,7 @@
  * in .cache/services); a server that cannot start makes its section print
  * "skipped: <reason>" and the rest of the bench goes on.
  *
- * Sized to finish in about two minutes on a 2-core machine (sections 6 and 7: under a minute each). Durations and sizes can
+ * Sized to finish in about two minutes on a 2-core machine (sections 6 and 7: under a minute each; section 8 about three). Durations and sizes can
  * be tuned with BENCH_* environment variables (see `settings` below).
  * Nothing here asserts on timings: the bench reports, it does not judge.
  */
@@ -46,6 +55,7 @@ import { runEncounterChatBench } from './encounter-chat.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
+import { runPerfCoreBench } from './perf-core.bench';
 import { runReplayBench } from './replay.bench';
 import { describeFailure, stopServers } from './services';
 import { envNumber, fixed, heading, int, log, now, ratio, removeTempDirs, secondsSince, table } from './util';
@@ -120,6 +130,21 @@ const settings = {
     conversations: envNumber('BENCH_CHAT_CONVERSATIONS', 500),
     chatUsers: envNumber('BENCH_CHAT_USERS', 100),
   },
+  core: {
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    seconds: envNumber('BENCH_CORE_SECONDS', 3),
+    rounds: envNumber('BENCH_CORE_ROUNDS', 4),
+    extraProjections: envNumber('BENCH_CORE_EXTRA_PROJECTIONS', 16),
+    streamEvents: envNumber('BENCH_CORE_STREAM_EVENTS', 10_000),
+    commands: envNumber('BENCH_CORE_COMMANDS', 2000),
+    uncachedCommands: envNumber('BENCH_CORE_UNCACHED_COMMANDS', 200),
+    readyEvents: envNumber('BENCH_CORE_READY_EVENTS', 1_000_000),
+    readyWriteBatch: envNumber('BENCH_CORE_READY_BATCH', 20_000),
+    restarts: envNumber('BENCH_CORE_RESTARTS', 3),
+    readyTimeoutSeconds: envNumber('BENCH_CORE_READY_TIMEOUT_SECONDS', 600),
+    memoryDocs: [envNumber('BENCH_CORE_MEMORY_SMALL', 100_000), envNumber('BENCH_CORE_MEMORY_LARGE', 300_000)] as [number, number],
+    memoryTemplateEvents: envNumber('BENCH_CORE_MEMORY_TEMPLATE_EVENTS', 20_000),
+  },
 };
 
 /** Sections 4 and 5 report a failure instead of ending the whole run (the exit code still says so). */
@@ -147,7 +172,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 7;
+const SECTIONS = 8;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -178,6 +203,8 @@ async function main(): Promise<void> {
   const contest = await run(6, () => runContestBench(settings.contest));
   // section 7 likewise, per part; an app that cannot start skips the whole section
   const flows = await run(7, () => part('section 7', () => runEncounterChatBench(settings.encounterChat)));
+  // section 8 likewise, per part
+  const core = await run(8, () => runPerfCoreBench(settings.core));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -234,13 +261,22 @@ async function main(): Promise<void> {
     );
   }
   if (mongo && mongo.skipped === null) {
-    rows.push([
-      `projection rebuild → MongoReadStore (${int(mongo.events)} ev)`,
-      `${int(mongo.mongo.eventsPerSecond)} ev/s`,
-      'same → EmbeddedReadStore',
-      `${int(mongo.embedded.eventsPerSecond)} ev/s`,
-      ratio(mongo.mongo.eventsPerSecond, mongo.embedded.eventsPerSecond),
-    ]);
+    rows.push(
+      [
+        `projection rebuild → MongoReadStore (${int(mongo.events)} ev)`,
+        `${fixed(mongo.mongo.seconds, 2)} s (${int(mongo.mongo.eventsPerSecond)} ev/s)`,
+        `bare insertMany of its ${int(mongo.bareInsert.documents)} docs`,
+        `${fixed(mongo.bareInsert.seconds, 2)} s`,
+        ratio(mongo.bareInsert.seconds, mongo.mongo.seconds),
+      ],
+      [
+        '  context: same rebuild, mongo vs embedded',
+        `${int(mongo.mongo.eventsPerSecond)} ev/s`,
+        'same → EmbeddedReadStore',
+        `${int(mongo.embedded.eventsPerSecond)} ev/s`,
+        ratio(mongo.mongo.eventsPerSecond, mongo.embedded.eventsPerSecond),
+      ],
+    );
   } else if (mongo) {
     rows.push(skippedRow('projection rebuild → MongoReadStore', mongo.skipped));
   }
@@ -372,6 +408,63 @@ async function main(): Promise<void> {
   } else if (flows) {
     rows.push(skippedRow('encounter likes, POST /chat', flows.skipped));
   }
+  if (core) {
+    const { http: h, commands: c, ready: r, memory: m } = core;
+    if (!isSkipped(h)) {
+      rows.push(
+        [
+          `HTTP POST /encounter/sighting (${settings.core.connections} conn)`,
+          `${int(h.sighting.requestsPerSecond)} req/s`,
+          'yardstick route (bar >= 0.5)',
+          `${int(h.yardstick.requestsPerSecond)} req/s`,
+          ratio(h.sighting.requestsPerSecond, h.yardstick.requestsPerSecond),
+        ],
+        ['  sighting p99', `${ms(h.sighting.p99)} ms`, 'yardstick p99 (bar <= 2x)', `${ms(h.yardstick.p99)} ms`, ratio(h.sighting.p99, h.yardstick.p99)],
+        ['  context: sighting p50', `${ms(h.sighting.p50)} ms`, 'yardstick p50', `${ms(h.yardstick.p50)} ms`, ratio(h.sighting.p50, h.yardstick.p50)],
+        [
+          `sighting with ${settings.core.extraProjections} more (empty) projections`,
+          `${int(h.sightingExtra.requestsPerSecond)} req/s`,
+          'same app without (bar >= 0.9)',
+          `${int(h.sighting.requestsPerSecond)} req/s`,
+          ratio(h.sightingExtra.requestsPerSecond, h.sighting.requestsPerSecond),
+        ],
+      );
+    } else {
+      rows.push(skippedRow('sighting vs yardstick route', h.skipped));
+    }
+    if (!isSkipped(c)) {
+      const events = int(c.streamEvents);
+      rows.push(
+        [`command p50, ${events}-event stream`, `${ms(c.on.long.p50)} ms`, 'new stream (bar <= 1.5x)', `${ms(c.on.fresh.p50)} ms`, ratio(c.on.long.p50, c.on.fresh.p50)],
+        [`command p99, ${events}-event stream`, `${ms(c.on.long.p99)} ms`, 'new stream (bar <= 1.5x)', `${ms(c.on.fresh.p99)} ms`, ratio(c.on.long.p99, c.on.fresh.p99)],
+        [`  context: p50, state cache off`, `${ms(c.off.long.p50)} ms`, 'new stream, cache off', `${ms(c.off.fresh.p50)} ms`, ratio(c.off.long.p50, c.off.fresh.p50)],
+        [`  context: p99, state cache off`, `${ms(c.off.long.p99)} ms`, 'new stream, cache off', `${ms(c.off.fresh.p99)} ms`, ratio(c.off.long.p99, c.off.fresh.p99)],
+      );
+    } else {
+      rows.push(skippedRow('command latency, long vs new stream', c.skipped));
+    }
+    if (!isSkipped(r)) {
+      rows.push(
+        [`/ready after restart, ${int(r.events)} events (median)`, `${fixed(r.restart.seconds, 2)} s`, 'bar: < 3 s', '3.00 s', ratio(r.restart.seconds, 3)],
+        [`  context: start on an empty DATA_DIR`, `${fixed(r.emptyStart.seconds, 2)} s`, '', '', ''],
+        [`  context: first start, catch-up from 0`, `${fixed(r.firstStart.seconds, 1)} s`, 'events replayed per second', `${int(r.events / r.firstStart.seconds)} ev/s`, ''],
+      );
+    } else {
+      rows.push(skippedRow('/ready after restart', r.skipped));
+    }
+    if (!isSkipped(m)) {
+      const [a, b] = m.sizes;
+      rows.push([
+        'RSS per 100,000 read-model documents (users)',
+        `${fixed(m.rssMbPer100k, 1)} MB`,
+        `RSS at ${int(a.documents / 1000)}k / ${int(b.documents / 1000)}k docs`,
+        `${int(a.rssMb)} / ${int(b.rssMb)} MB`,
+        'measured',
+      ]);
+    } else {
+      rows.push(skippedRow('RSS per 100,000 read-model documents', m.skipped));
+    }
+  }
   log(table(['figure', 'value', 'yardstick', 'yardstick value', 'ratio'], rows));
   log();
   if (appends) {
@@ -393,7 +486,8 @@ async function main(): Promise<void> {
   }
   if (mongo && mongo.skipped === null) {
     log(
-      `  mongo: ${MONGO_NOTE}; the ratio is the adapter against that server` +
+      `  mongo: ${MONGO_NOTE}; the ratios are the adapter against that server; rebuild vs insertMany is time against time, ` +
+        `t(insertMany) / t(rebuild), ${int(mongo.events)} events replayed into ${int(mongo.bareInsert.documents)} documents` +
         (mongo.differences ? ` (! ${int(mongo.differences)} documents differ from the embedded rebuild)` : '') +
         '.',
     );
@@ -482,6 +576,38 @@ async function main(): Promise<void> {
     log(`  section 7 time: ${fixed(flows.seconds, 1)} s`);
   } else if (flows) {
     log(`  section 7 skipped: ${flows.skipped}`);
+  }
+  if (core) {
+    const { http: h, commands: c, ready: r, memory: m } = core;
+    if (!isSkipped(h)) {
+      const p = (x: { p50: number; p99: number }) => `${ms(x.p50)}/${ms(x.p99)}`;
+      log(
+        `  section 8 HTTP (medians of ${settings.core.rounds} round(s) of ${settings.core.seconds} s, p50/p99 ms): yardstick ${p(h.yardstick)}, ` +
+          `sighting ${p(h.sighting)}, sighting +${settings.core.extraProjections} projections ${p(h.sightingExtra)}; Fastify ${h.fastifyVersion}` +
+          (h.yardstickCommits ? `; yardstick ${fixed(h.yardstickCommits.events / Math.max(1, h.yardstickCommits.commits), 1)} events per commit` : '') +
+          `; non-2xx ${int(h.sighting.non2xx + h.sightingExtra.non2xx + h.yardstick.non2xx)}.`,
+      );
+    }
+    if (!isSkipped(c)) {
+      log(
+        `  commands: first command on the ${int(c.streamEvents)}-event stream, nothing cached: ${ms(c.on.coldFirst)} ms (cache on), ` +
+          `${ms(c.off.coldFirst)} ms (cache off); ${int(c.on.long.count)} timed per kind with the cache on, ${int(c.off.long.count)} off; no projection wait.`,
+      );
+    }
+    if (!isSkipped(r)) {
+      log(
+        `  /ready: ${int(r.accounts ?? 0)} accounts; files ${r.files.map((f) => `${f.name} ${fixed(f.bytes / (1024 * 1024), 1)} MB`).join(', ')}; ` +
+          `log written in ${fixed(r.generateSeconds, 1)} s; restarts ${r.restarts.map((x) => fixed(x, 2)).join(', ')} s; ` +
+          `port open at ${fixed(r.restart.listeningSeconds, 2)} s of the median restart.`,
+      );
+    }
+    if (!isSkipped(m)) {
+      log(
+        `  memory: ${m.sizes.map((x) => `${int(x.documents)} docs: RSS ${fixed(x.rssMb, 1)} MB, heap ${fixed(x.heapUsedMb, 1)} MB, loaded in ${fixed(x.loadSeconds, 2)} s`).join('; ')}; ` +
+          `heap slope ${fixed(m.heapMbPer100k, 1)} MB per 100k.`,
+      );
+    }
+    log(`  section 8 time: ${fixed(core.seconds, 1)} s`);
   }
   log(`  total bench time: ${fixed(secondsSince(started), 1)} s`);
 }

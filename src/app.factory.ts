@@ -9,10 +9,16 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
+import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
 import { HttpExceptionFilter } from './modules/common/http-exception.filter';
 
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export interface CreateAppOptions {
+  /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
+  extraProjections?: readonly ProjectionDefinition[];
+}
+
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => randomUUID(),
@@ -20,7 +26,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api', options.extraProjections), adapter, {
     logger: config.logLevel === 'silent' ? false : logLevels(config.logLevel),
     bufferLogs: false,
   });

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/config';
 import type { ProcessRole } from './infrastructure/process-role';
+import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { ComputeModule } from './modules/compute/compute.module';
@@ -16,10 +17,11 @@ import { SagasModule } from './sagas/sagas.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, role: ProcessRole = 'api'): DynamicModule {
+  /** `extraProjections`: run beside ALL_PROJECTIONS (the bench registers empty ones to show what a read model more costs). */
+  static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, ALL_PROJECTIONS), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, SagasModule],
     };
   }
 }
