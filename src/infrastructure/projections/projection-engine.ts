@@ -22,6 +22,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
 import type { ReadStore } from '../read-store/read-store.port';
 import { PageWriter } from './page-writer';
 import { PositionWaiters } from './position-waiters';
@@ -187,8 +188,11 @@ export class ProjectionEngine {
   /**
    * Drops the read models of these projections and replays the whole log into
    * them in one pass (`npm run projections:rebuild`, while they are not
-   * running). Indexes are built after the load, which is cheaper than keeping
-   * them up to date document by document.
+   * running). The replay runs at memory speed into an in-memory store; the
+   * finished documents are then loaded into the read store in bulk
+   * (`ReadStore.load`: `insertMany` on MongoDB), and the indexes built after
+   * the load. The rebuilt read models are held in memory until they are
+   * loaded.
    */
   async rebuild(
     projections: readonly ProjectionDefinition[],
@@ -196,23 +200,32 @@ export class ProjectionEngine {
     pageSize = CATCH_UP_PAGE,
   ): Promise<{ events: number; position: number }> {
     for (const projection of projections) await this.reset(projection, { indexes: false });
-    const track = new Track(0);
-    for (const projection of projections) track.add({ projection, position: 0, track: null });
-    const head = await this.eventStore.headPosition();
-    let events = 0;
-    while (track.position < head) {
-      const page = await this.eventStore.readAll({ after: track.position, maxCount: pageSize });
-      if (page.length === 0) break;
-      const failures = await this.applyAndCommit(track, page);
-      const [failure] = failures.values();
-      if (failure) throw failure;
-      track.position = page[page.length - 1].position;
-      events += page.length;
-      onProgress(track.position, head, events);
+    const scratch = new EmbeddedReadStore({ file: null });
+    try {
+      const track = new Track(0);
+      for (const projection of projections) track.add({ projection, position: 0, track: null });
+      const head = await this.eventStore.headPosition();
+      let events = 0;
+      while (track.position < head) {
+        const page = await this.eventStore.readAll({ after: track.position, maxCount: pageSize });
+        if (page.length === 0) break;
+        const failures = await this.applyAndCommit(track, page, scratch);
+        const [failure] = failures.values();
+        if (failure) throw failure;
+        track.position = page[page.length - 1].position;
+        events += page.length;
+        onProgress(track.position, head, events);
+      }
+      for (const projection of projections) {
+        for (const collection of projection.collections) await this.readStore.load(collection, scratch.documents(collection));
+        await this.createIndexes(projection);
+      }
+      if (track.position > 0) await this.readStore.commit([], new Map(projections.map((p) => [p.name, track.position])));
+      await this.readStore.flush();
+      return { events, position: track.position };
+    } finally {
+      await scratch.close();
     }
-    for (const projection of projections) await this.createIndexes(projection);
-    await this.readStore.flush();
-    return { events, position: track.position };
   }
 
   // ---- tracks ----
@@ -278,6 +291,8 @@ export class ProjectionEngine {
         const failures = await this.applyAndCommit(track, page);
         track.position = page[page.length - 1].position;
         for (const [member, error] of failures) this.pause(member, error);
+        // let requests and the live track in between catch-up pages
+        await new Promise<void>((resolve) => setImmediate(resolve));
       } catch (error) {
         this.logger.error(`catching up at position ${track.position} failed: ${message(error)}; retrying`);
         for (const member of track.members) this.errors.set(member.projection.name, message(error));
@@ -313,8 +328,8 @@ export class ProjectionEngine {
    * the members whose handler threw (they are not committed); throws when
    * the commit itself failed (nothing moves).
    */
-  private async applyAndCommit(track: Track, events: readonly RecordedEvent[]): Promise<Map<Member, unknown>> {
-    const writer = new PageWriter(this.readStore);
+  private async applyAndCommit(track: Track, events: readonly RecordedEvent[], store: ReadStore = this.readStore): Promise<Map<Member, unknown>> {
+    const writer = new PageWriter(store);
     const failures = new Map<Member, unknown>();
     for (const event of events) {
       const targets = track.route(event.type);

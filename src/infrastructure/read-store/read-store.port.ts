@@ -114,6 +114,11 @@ export interface ReadStore {
   /** Checkpoints live with the read models they describe. null = never set. */
   getCheckpoint(name: string): Promise<number | null>;
   setCheckpoint(name: string, position: number): Promise<void>;
+  /**
+   * Bulk-loads documents into a collection (a rebuild's last step: the
+   * collection was just dropped). Duplicate ids fail like insertMany's.
+   */
+  load(collection: string, documents: readonly Doc[]): Promise<void>;
   /** Several checkpoints in one read (missing names are absent from the map). */
   getCheckpoints(names: readonly string[]): Promise<Map<string, number>>;
   deleteCheckpoint(name: string): Promise<void>;

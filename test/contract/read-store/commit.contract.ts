@@ -98,5 +98,21 @@ export function describeCommitContract(fixture: ReadStoreFixture): void {
       expect(error).toBeInstanceOf(DuplicateKeyError);
       expect(await fixture.store.getCheckpoint(checkpoint)).toBeNull();
     });
+
+    it('given a fresh collection, when documents are loaded in bulk, then all of them are there', async () => {
+      const name = uniqueName('load');
+      const documents = Array.from({ length: 2500 }, (_, i) => ({ _id: `d${i}`, n: i, nested: { even: i % 2 === 0 } }));
+      await fixture.store.load(name, documents);
+      const collection = fixture.store.collection(name);
+      expect(await collection.countDocuments()).toBe(2500);
+      expect(await collection.findOne({ _id: 'd1234' })).toEqual({ _id: 'd1234', n: 1234, nested: { even: true } });
+    });
+
+    it('given a document already there, when loading it again, then the load fails on the duplicate id', async () => {
+      const collection = await fixture.givenCollection<Doc>('load', [{ _id: 'd1', n: 1 }]);
+      const error = await rejectionOf(fixture.store.load(collection.name, [{ _id: 'd2', n: 2 }, { _id: 'd1', n: 9 }]));
+      expect(error.message).toMatch(/duplicate key|E11000/);
+      expect(await collection.findOne({ _id: 'd2' })).toEqual({ _id: 'd2', n: 2 });
+    });
   });
 }

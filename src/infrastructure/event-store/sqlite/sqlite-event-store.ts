@@ -187,6 +187,9 @@ export class SqliteEventStore implements EventStore {
         if (page.length > 0) {
           await handler(page);
           after = page[page.length - 1].position;
+          // catching up on a long log: let I/O and timers in between pages (a handler
+          // whose awaits all resolve at once would otherwise hold the event loop to the end)
+          if (page.length === maxBatchSize) await new Promise<void>((resolve) => setImmediate(resolve));
           continue;
         }
         // Caught up: sleep until this instance commits, the poll timer fires

@@ -221,6 +221,11 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     this.addIndex(spec);
   }
 
+  /** Every stored document (not copies). */
+  storedDocuments(): Doc[] {
+    return [...this.docs.values()];
+  }
+
   /** The stored document (not a copy), for persisting. */
   stored(id: string): Doc | undefined {
     return this.docs.get(id);

@@ -358,4 +358,15 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
       await store.close(); // idempotent
     });
   });
+  it('given a stored document with a field named __proto__, when it is read, then it comes back as a field and no prototype changes', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    const docs = store.collection('hostile');
+    await docs.insertOne(JSON.parse('{"_id":"h1","__proto__":{"polluted":true}}'));
+    const found = (await docs.findOne({ _id: 'h1' })) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(found)).toBe(Object.prototype);
+    expect((found as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(found)).toEqual(['_id', '__proto__']);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    await store.close();
+  });
 });

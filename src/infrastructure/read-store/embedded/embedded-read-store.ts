@@ -91,6 +91,18 @@ export class EmbeddedReadStore implements ReadStore {
     return this.checkpoints.get(name) ?? null;
   }
 
+  async load(collection: string, documents: readonly Doc[]): Promise<void> {
+    this.assertOpen();
+    const state = this.collectionState(collection);
+    for (const doc of documents) state.applyQueued({ insertOne: { document: doc } });
+  }
+
+  /** The stored documents of a collection, not copies: read them, never change them (the engine's rebuild hands them to load). */
+  documents(collection: string): readonly Doc[] {
+    this.assertOpen();
+    return this.collections.get(collection)?.storedDocuments() ?? [];
+  }
+
   async getCheckpoints(names: readonly string[]): Promise<Map<string, number>> {
     this.assertOpen();
     const found = new Map<string, number>();

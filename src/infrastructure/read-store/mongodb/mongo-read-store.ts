@@ -32,6 +32,7 @@ const DEFAULT_CLIENT_OPTIONS: MongoClientOptions = {
 
 /** Collection of the projections' checkpoints: `{ _id: name, position }`. */
 export const CHECKPOINTS_COLLECTION = '_checkpoints';
+const LOAD_CHUNK = 1000;
 
 interface CheckpointDocument {
   _id: string;
@@ -98,6 +99,18 @@ export class MongoReadStore implements ReadStore {
     this.assertOpen();
     if (!Number.isFinite(position)) throw new TypeError(`checkpoint position must be a finite number (got ${position})`);
     await this.checkpoints().updateOne({ _id: name }, { $set: { position } }, { upsert: true });
+  }
+
+  /** insertMany in chunks of 1,000, unordered (the collection was just dropped). */
+  async load(collection: string, documents: readonly Doc[]): Promise<void> {
+    this.assertOpen();
+    const target = this.collection(collection);
+    for (let i = 0; i < documents.length; i += LOAD_CHUNK) {
+      await target.bulkWrite(
+        documents.slice(i, i + LOAD_CHUNK).map((document) => ({ insertOne: { document } })),
+        { ordered: false },
+      );
+    }
   }
 
   async getCheckpoints(names: readonly string[]): Promise<Map<string, number>> {
