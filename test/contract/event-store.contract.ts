@@ -200,6 +200,28 @@ export function describeEventStoreContract(
         expect((await store.readAll({ after: head }))[0].position).toBe(first.position);
       });
 
+      it('given events of several types, when reading all with a type filter, then only those types come, in order, maxCount of them', async () => {
+        const head = await store.headPosition();
+        const streamId = newStreamId();
+        await store.append(
+          streamId,
+          [newEvent('KeptHappened', { n: 1 }), newEvent('SkippedHappened', { n: 2 }), newEvent('KeptHappened', { n: 3 }), newEvent('OtherHappened', { n: 4 }), newEvent('KeptHappened', { n: 5 })],
+          'no_stream',
+        );
+
+        const kept = await store.readAll({ after: head, eventTypes: ['KeptHappened', 'OtherHappened'] });
+        const firstTwo = await store.readAll({ after: head, eventTypes: ['KeptHappened'], maxCount: 2 });
+
+        expect(kept.filter(isIn(streamId)).map((e) => [e.type, e.data.n])).toEqual([
+          ['KeptHappened', 1],
+          ['KeptHappened', 3],
+          ['OtherHappened', 4],
+          ['KeptHappened', 5],
+        ]);
+        expect(firstTwo.map((e) => e.data.n)).toEqual([1, 3]);
+        expect(await store.readAll({ after: head, eventTypes: [] })).toEqual([]);
+      });
+
       it('given one append of 3 events, when reading all backwards before the last, then the other two come newest first', async () => {
         const streamId = newStreamId();
         const { position: last } = await store.append(streamId, [newEvent(), newEvent(), newEvent()], 'no_stream');

@@ -80,6 +80,12 @@ export interface ReadAllOptions {
   after?: number;
   before?: number;
   maxCount?: number;
+  /**
+   * Only events of these types (a projection's catch-up reads what it
+   * handles); the others are skipped, and a page holds up to maxCount
+   * matching events.
+   */
+  eventTypes?: readonly string[];
 }
 
 export interface SubscribeToAllOptions {

@@ -70,6 +70,11 @@ class Track {
     this.routes = null;
   }
 
+  /** every event type some member handles */
+  eventTypes(): string[] {
+    return [...new Set([...this.members].flatMap((member) => member.projection.eventTypes))];
+  }
+
   /** event type → the members that handle it, rebuilt when membership changes */
   route(type: string): Member[] | undefined {
     if (!this.routes) {
@@ -188,11 +193,11 @@ export class ProjectionEngine {
   /**
    * Drops the read models of these projections and replays the whole log into
    * them in one pass (`npm run projections:rebuild`, while they are not
-   * running). The replay runs at memory speed into an in-memory store; the
-   * finished documents are then loaded into the read store in bulk
-   * (`ReadStore.load`: `insertMany` on MongoDB), and the indexes built after
-   * the load. The rebuilt read models are held in memory until they are
-   * loaded.
+   * running). The replay runs at memory speed into an in-memory store (the
+   * embedded read store itself, or a scratch one for MongoDB whose finished
+   * documents are then loaded in bulk: `ReadStore.load`, `insertMany`), and
+   * the indexes are built after the load. A rebuild into MongoDB holds the
+   * rebuilt read models in memory until they are loaded.
    */
   async rebuild(
     projections: readonly ProjectionDefinition[],
@@ -200,15 +205,22 @@ export class ProjectionEngine {
     pageSize = CATCH_UP_PAGE,
   ): Promise<{ events: number; position: number }> {
     for (const projection of projections) await this.reset(projection, { indexes: false });
-    const scratch = new EmbeddedReadStore({ file: null });
+    // the embedded store is memory already: it is replayed into directly
+    const inMemory = this.readStore instanceof EmbeddedReadStore;
+    const scratch = inMemory ? this.readStore : new EmbeddedReadStore({ file: null });
     try {
       const track = new Track(0);
       for (const projection of projections) track.add({ projection, position: 0, track: null });
       const head = await this.eventStore.headPosition();
+      // only the events the projections handle are read (and parsed)
+      const eventTypes = track.eventTypes();
       let events = 0;
       while (track.position < head) {
-        const page = await this.eventStore.readAll({ after: track.position, maxCount: pageSize });
-        if (page.length === 0) break;
+        const page = await this.eventStore.readAll({ after: track.position, maxCount: pageSize, eventTypes });
+        if (page.length === 0) {
+          track.position = head;
+          break;
+        }
         const failures = await this.applyAndCommit(track, page, scratch);
         const [failure] = failures.values();
         if (failure) throw failure;
@@ -217,14 +229,14 @@ export class ProjectionEngine {
         onProgress(track.position, head, events);
       }
       for (const projection of projections) {
-        for (const collection of projection.collections) await this.readStore.load(collection, scratch.documents(collection));
+        if (!inMemory) for (const collection of projection.collections) await this.readStore.load(collection, scratch.documents(collection));
         await this.createIndexes(projection);
       }
       if (track.position > 0) await this.readStore.commit([], new Map(projections.map((p) => [p.name, track.position])));
       await this.readStore.flush();
       return { events, position: track.position };
     } finally {
-      await scratch.close();
+      if (!inMemory) await scratch.close();
     }
   }
 
@@ -282,14 +294,22 @@ export class ProjectionEngine {
         break;
       }
       try {
-        const page = await this.eventStore.readAll({ after: track.position, maxCount: CATCH_UP_PAGE });
+        // only the events the track's projections handle are read; a short page
+        // means none is left up to the head as it was before the read
+        const head = await this.eventStore.headPosition();
+        const page = await this.eventStore.readAll({ after: track.position, maxCount: CATCH_UP_PAGE, eventTypes: track.eventTypes() });
         if (page.length === 0) {
+          if (head > track.position) {
+            await this.commitPositions(track, head);
+            continue;
+          }
           // the live track has not seen these positions yet either: wait for it to move
           await new Promise<void>((resolve) => this.later(resolve, 10));
           continue;
         }
         const failures = await this.applyAndCommit(track, page);
         track.position = page[page.length - 1].position;
+        if (page.length < CATCH_UP_PAGE && head > track.position) await this.commitPositions(track, head);
         for (const [member, error] of failures) this.pause(member, error);
         // let requests and the live track in between catch-up pages
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -357,6 +377,16 @@ export class ProjectionEngine {
     }
     this.waiters.notify();
     return failures;
+  }
+
+  /** Moves the track and its members to `position` (no event of theirs lies between), checkpoints included. */
+  private async commitPositions(track: Track, position: number): Promise<void> {
+    const checkpoints = new Map<string, number>();
+    for (const member of track.members) if (member.position < position) checkpoints.set(member.projection.name, position);
+    if (checkpoints.size > 0) await this.readStore.commit([], checkpoints);
+    for (const member of track.members) if (member.position < position) member.position = position;
+    track.position = Math.max(track.position, position);
+    this.waiters.notify();
   }
 
   // ---- read model lifecycle ----

@@ -171,9 +171,10 @@ export class EventStoreDbEventStore implements EventStore {
     const first = toReadAllPlan(options);
     const limit = first.limit;
     const events: RecordedEvent[] = [];
+    const types = options.eventTypes ? new Set(options.eventTypes) : null;
     let plan = first;
-    // Pages of $all: system events are skipped client-side (the client's readAll has
-    // no filter), so a page may yield fewer port events than it read.
+    // Pages of $all: system events (and types not asked for) are skipped client-side
+    // (the client's readAll has no filter), so a page may yield fewer port events than it read.
     while (events.length < limit) {
       const remaining = limit - events.length;
       // +1: the page may start with the event exactly at the (exclusive) bound.
@@ -190,7 +191,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (!event) continue;
         const position = positionOf(resolved as ClientResolvedEvent);
         lastSeen = position;
-        if (!acceptsPosition(plan, position) || isSystemEvent(event)) continue;
+        if (!acceptsPosition(plan, position) || isSystemEvent(event) || (types && !types.has(event.type))) continue;
         if (events.length < limit) events.push(toRecordedEvent(resolved as ClientResolvedEvent));
       }
       if (read < pageSize || lastSeen === undefined || lastSeen === plan.bound) break;

@@ -110,6 +110,7 @@ export class SqliteEventStore implements EventStore {
    * positions sends the reader to the file.
    */
   private tail: RecordedEvent[] = [];
+  private readonly typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   private readonly tailCapacity: number;
 
   constructor(options: SqliteEventStoreOptions) {
@@ -159,10 +160,32 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? NO_LIMIT;
-    if (options.direction === 'backwards') {
-      return this.stmt.readAllBackwards.all(options.before ?? END, limit).map(toRecorded);
+    const backwards = options.direction === 'backwards';
+    const bound = backwards ? (options.before ?? END) : (options.after ?? 0);
+    if (options.eventTypes) {
+      if (options.eventTypes.length === 0) return [];
+      return this.typedRead(backwards, options.eventTypes.length)
+        .all(bound, ...options.eventTypes, limit)
+        .map(toRecorded);
     }
-    return this.stmt.readAllForwards.all(options.after ?? 0, limit).map(toRecorded);
+    if (backwards) return this.stmt.readAllBackwards.all(bound, limit).map(toRecorded);
+    return this.stmt.readAllForwards.all(bound, limit).map(toRecorded);
+  }
+
+  /** A read of $all filtered by type, prepared once per direction and number of types. */
+  private typedRead(backwards: boolean, types: number): Database.Statement<unknown[], EventRow> {
+    const key = `${backwards ? 'b' : 'f'}${types}`;
+    let statement = this.typedReads.get(key);
+    if (!statement) {
+      const placeholders = Array.from({ length: types }, () => '?').join(', ');
+      statement = this.db.prepare<unknown[], EventRow>(
+        backwards
+          ? `SELECT ${COLUMNS} FROM events WHERE position < ? AND type IN (${placeholders}) ORDER BY position DESC LIMIT ?`
+          : `SELECT ${COLUMNS} FROM events WHERE position > ? AND type IN (${placeholders}) ORDER BY position ASC LIMIT ?`,
+      );
+      this.typedReads.set(key, statement);
+    }
+    return statement;
   }
 
   async headPosition(): Promise<number> {

@@ -102,11 +102,10 @@ export function splitUpdate(update: Update): SplitUpdate {
   if (keys.length === 0 || keys.some((key) => !key.startsWith('$'))) {
     throw new TypeError('Update document requires atomic operators ($set, $inc, ...)');
   }
+  if (update.$setOnInsert === undefined) return { modifier: update, setOnInsert: null };
   const { $setOnInsert, ...modifier } = update;
-  if ($setOnInsert !== undefined && !isPlainObject($setOnInsert)) {
-    throw new TypeError('$setOnInsert expects a document');
-  }
-  return { modifier, setOnInsert: ($setOnInsert as Record<string, unknown> | undefined) ?? null };
+  if (!isPlainObject($setOnInsert)) throw new TypeError('$setOnInsert expects a document');
+  return { modifier, setOnInsert: $setOnInsert };
 }
 
 /** A replacement must be a plain document: an operator at top level is a mistake. */

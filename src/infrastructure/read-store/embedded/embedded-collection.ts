@@ -19,7 +19,7 @@ import {
   UpdateResult,
 } from '../read-store.port';
 import { runBulkWrite } from './embedded-bulk-write';
-import { evaluate, fastUpdate, touches, UNDECIDED, UNSUPPORTED } from './fast-paths';
+import { evaluate, fastUpdate, modifiedPaths, touches, UNDECIDED, UNSUPPORTED } from './fast-paths';
 import { EmbeddedIndex } from './embedded-index';
 import {
   assertReplacement,
@@ -278,6 +278,14 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   /** The stored documents matching the filter, at most `limit`. */
   private matching(filter: Filter, limit?: number): Doc[] {
+    // one document by its _id (every projection write): no candidate list, no closure
+    if (typeof filter._id === 'string') {
+      const doc = this.docs.get(filter._id);
+      if (!doc) return [];
+      const answer = evaluate(filter, doc);
+      const matches = typeof answer === 'boolean' ? answer : new Query(filter, QUERY_OPTIONS).test(doc);
+      return matches ? [doc] : [];
+    }
     const test = this.tester(filter);
     const found: Doc[] = [];
     for (const doc of this.candidates(filter)) {
@@ -330,7 +338,7 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
   private modify(current: Doc, filter: Filter, modifier: Update): boolean {
     const fast = fastUpdate(current, modifier);
     if (fast) {
-      if (fast.changed) this.replaceStored(current, fast.doc, fast.paths);
+      if (fast.changed) this.replaceStored(current, fast.doc, modifier);
       return fast.changed;
     }
     // The filter lets positional paths ("items.$.qty") find their element;
@@ -390,12 +398,13 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return { deletedCount: targets.length };
   }
 
-  /** `paths`: the dot paths that changed, when known, so untouched indexes are left alone. */
-  private replaceStored(current: Doc, next: Doc, paths?: readonly string[]): void {
+  /** `modifier`: the fast-path update that made `next`, so indexes it does not touch are left alone. */
+  private replaceStored(current: Doc, next: Doc, modifier?: Update): void {
     if (next._id !== current._id) {
       throw new Error(`Performing an update on the path '_id' would modify the immutable field '_id'`);
     }
     if (this.indexes.size > 0) {
+      const paths = modifier ? modifiedPaths(modifier) : null;
       const indexes = paths ? [...this.indexes.values()].filter((index) => index.fields.some((field) => paths.some((path) => touches(path, field)))) : [...this.indexes.values()];
       for (const index of indexes) {
         const clash = index.findClash(next, current._id);

@@ -203,13 +203,6 @@ function copyValue(value: unknown): unknown {
 
 const COVERED = new Set(['$set', '$unset', '$inc', '$max', '$min']);
 
-interface PathChange {
-  operator: string;
-  path: string;
-  segments: string[];
-  operand: unknown;
-}
-
 /** Parsed paths by their text: projections write the same few paths over and over. */
 const parsedPaths = new Map<string, string[] | null>();
 
@@ -229,39 +222,86 @@ function coversPath(a: string, b: string): boolean {
   return b === a || (b.length > a.length && b.charCodeAt(a.length) === 46 /* . */ && b.startsWith(a));
 }
 
-function pathChanges(modifier: Record<string, unknown>): PathChange[] | null {
-  const changes: PathChange[] = [];
+/** Whether the fast path covers every operator, path and operand of the modifier (nothing allocated). */
+function covers(modifier: Record<string, unknown>): boolean {
+  let paths = 0;
   for (const operator in modifier) {
     const fields = modifier[operator];
-    if (!COVERED.has(operator) || !isPlainObject(fields)) return null;
+    if (!COVERED.has(operator) || !isPlainObject(fields)) return false;
     for (const path in fields) {
+      paths++;
       const operand = fields[path];
-      const segments = segmentsOf(path);
-      if (!segments) return null;
+      if (!segmentsOf(path)) return false;
       if (operator === '$inc') {
-        if (!(typeof operand === 'number' && Number.isFinite(operand))) return null;
+        if (!(typeof operand === 'number' && Number.isFinite(operand))) return false;
       } else if (operator === '$max' || operator === '$min') {
-        if (!isScalar(operand)) return null;
+        if (!isScalar(operand)) return false;
       } else if (operator === '$set' && !isJsonPlain(operand)) {
-        return null;
+        return false;
       }
-      changes.push({ operator, path, segments, operand });
     }
   }
-  // two changes on one path, or on a path and its prefix: MongoDB refuses; leave the error to the general path
-  for (let i = 0; i < changes.length; i++) {
-    for (let j = i + 1; j < changes.length; j++) {
-      if (coversPath(changes[i].path, changes[j].path) || coversPath(changes[j].path, changes[i].path)) return null;
+  return paths < 2 || !conflicting(modifier);
+}
+
+/** Two changes on one path, or on a path and its prefix: MongoDB refuses; the general path reports it. */
+function conflicting(modifier: Record<string, unknown>): boolean {
+  for (const a in modifier) {
+    for (const pathA in modifier[a] as Record<string, unknown>) {
+      let afterA = false;
+      for (const b in modifier) {
+        for (const pathB in modifier[b] as Record<string, unknown>) {
+          if (a === b && pathA === pathB && !afterA) {
+            afterA = true;
+            continue;
+          }
+          if (!afterA) continue;
+          if (coversPath(pathA, pathB) || coversPath(pathB, pathA)) return true;
+        }
+      }
     }
   }
-  return changes;
+  return false;
+}
+
+/** The dot paths a covered modifier writes (for index maintenance). */
+export function modifiedPaths(modifier: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const operator in modifier) for (const path in modifier[operator] as Record<string, unknown>) paths.push(path);
+  return paths;
 }
 
 export interface FastUpdateResult {
   doc: Doc;
   changed: boolean;
-  /** the dot paths written (for index maintenance) */
-  paths: string[];
+}
+
+/** The object holding the path's last segment, copied on the way down; null when the path cannot be written. */
+function parentOf(root: Record<string, unknown>, copied: object[], segments: string[], create: boolean): Record<string, unknown> | null | undefined {
+  let node = root;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const segment = segments[i];
+    const child = node[segment];
+    if (child === undefined) {
+      if (!create) return undefined;
+      const fresh: Record<string, unknown> = {};
+      copied.push(fresh);
+      node[segment] = fresh;
+      node = fresh;
+      continue;
+    }
+    if (Array.isArray(child)) return null;
+    if (!isPlainObject(child)) return create ? null : undefined;
+    if (!copied.includes(child)) {
+      const copy = { ...child };
+      copied.push(copy);
+      node[segment] = copy;
+      node = copy;
+    } else {
+      node = child;
+    }
+  }
+  return node;
 }
 
 /**
@@ -269,87 +309,58 @@ export interface FastUpdateResult {
  * when the general path must run (it then reports any error MongoDB would).
  */
 export function fastUpdate(current: Doc, modifier: Record<string, unknown>): FastUpdateResult | null {
-  const changes = pathChanges(modifier);
-  if (!changes) return null;
+  if (!covers(modifier)) return null;
   const root: Record<string, unknown> = { ...current };
   // the objects this update copied (few: one per level of a dot path)
   const copied: object[] = [root];
   let changed = false;
-
-  /** The object holding the last segment, copied on the way down; null when the path cannot be written. */
-  const parentOf = (segments: string[], create: boolean): Record<string, unknown> | null | undefined => {
-    let node = root;
-    for (const segment of segments.slice(0, -1)) {
-      const child = node[segment];
-      if (child === undefined) {
-        if (!create) return undefined;
-        const fresh: Record<string, unknown> = {};
-        copied.push(fresh);
-        node[segment] = fresh;
-        node = fresh;
+  for (const operator in modifier) {
+    const fields = modifier[operator] as Record<string, unknown>;
+    for (const path in fields) {
+      const operand = fields[path];
+      const segments = segmentsOf(path)!;
+      const key = segments[segments.length - 1];
+      if (operator === '$unset') {
+        const parent = parentOf(root, copied, segments, false);
+        if (parent === null) return null;
+        if (parent && key in parent) {
+          delete parent[key];
+          changed = true;
+        }
         continue;
       }
-      if (Array.isArray(child)) return null;
-      if (!isPlainObject(child)) return create ? null : undefined;
-      if (!copied.includes(child)) {
-        const copy = { ...child };
-        copied.push(copy);
-        node[segment] = copy;
-        node = copy;
-      } else {
-        node = child;
-      }
-    }
-    return node;
-  };
-
-  for (const { operator, segments, operand } of changes) {
-    const key = segments[segments.length - 1];
-    if (operator === '$unset') {
-      const parent = parentOf(segments, false);
-      if (parent === null) return null;
-      if (parent && key in parent) {
-        delete parent[key];
-        changed = true;
-      }
-      continue;
-    }
-    const parent = parentOf(segments, true);
-    if (!parent) return null;
-    const existing = parent[key];
-    let next: unknown;
-    switch (operator) {
-      case '$set':
-        next = copyValue(operand);
-        break;
-      case '$inc':
-        if (existing === undefined || existing === null) {
-          if (existing === null) return null; // MongoDB refuses $inc on null
-          next = operand;
-        } else if (typeof existing === 'number') next = existing + (operand as number);
-        else return null;
-        break;
-      case '$max':
-      case '$min': {
-        if (existing === undefined) {
-          next = operand;
+      const parent = parentOf(root, copied, segments, true);
+      if (!parent) return null;
+      const existing = parent[key];
+      let next: unknown;
+      switch (operator) {
+        case '$set':
+          next = copyValue(operand);
           break;
+        case '$inc':
+          if (existing === undefined) next = operand;
+          else if (typeof existing === 'number') next = existing + (operand as number);
+          else return null; // null or not a number: MongoDB refuses $inc
+          break;
+        default: {
+          // $max, $min
+          if (existing === undefined) {
+            next = operand;
+            break;
+          }
+          const bothNumbers = typeof existing === 'number' && typeof operand === 'number';
+          const bothStrings = typeof existing === 'string' && typeof operand === 'string';
+          if (!bothNumbers && !bothStrings) return null;
+          const greater = (existing as number | string) < (operand as number | string);
+          const less = (existing as number | string) > (operand as number | string);
+          next = (operator === '$max' ? greater : less) ? operand : existing;
         }
-        const bothNumbers = typeof existing === 'number' && typeof operand === 'number';
-        const bothStrings = typeof existing === 'string' && typeof operand === 'string';
-        if (!bothNumbers && !bothStrings) return null;
-        const greater = (existing as number | string) < (operand as number | string);
-        const less = (existing as number | string) > (operand as number | string);
-        next = (operator === '$max' ? greater : less) ? operand : existing;
-        break;
       }
-      default:
-        return null;
+      if (!changed && !sameJson(existing, next)) changed = true;
+      parent[key] = next;
     }
-    if (!sameJson(existing, next)) changed = true;
-    parent[key] = next;
   }
-  return { doc: root as Doc, changed, paths: changes.map((change) => change.path) };
+  return { doc: root as Doc, changed };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
