@@ -753,13 +753,17 @@ async function runMemory(options: PerfCoreOptions): Promise<MemoryPart> {
 export async function runPerfCoreBench(options: PerfCoreOptions): Promise<PerfCoreResult> {
   heading('8. Performance core (issue 12 bars: yardstick route, projections, state, restart, memory)');
   const start = now();
-  const http = await part('8A/B', () => runHttp(options));
+  // BENCH_CORE_PARTS=http,commands,ready,memory (default all) runs some parts only
+  const wanted = new Set((process.env.BENCH_CORE_PARTS ?? 'http,commands,ready,memory').split(',').map((p) => p.trim()));
+  const only = <T>(name: string, label: string, run: () => Promise<T>) =>
+    wanted.has(name) ? part(label, run) : Promise.resolve({ skipped: `not in BENCH_CORE_PARTS` });
+  const http = await only('http', '8A/B', () => runHttp(options));
   log();
-  const commands = await part('8C', () => runCommands(options));
+  const commands = await only('commands', '8C', () => runCommands(options));
   log();
-  const ready = await part('8D', () => runReady(options));
+  const ready = await only('ready', '8D', () => runReady(options));
   log();
-  const memory = await part('8E', () => runMemory(options));
+  const memory = await only('memory', '8E', () => runMemory(options));
   const seconds = secondsSince(start);
   log(`  section 8 took ${fixed(seconds, 1)} s`);
   return { http, commands, ready, memory, seconds };

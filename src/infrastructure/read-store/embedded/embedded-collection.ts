@@ -93,6 +93,13 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     this.observer.assertOpen();
     const projection = options.projection ?? {};
+    const sorted = options.sort !== undefined && Object.keys(options.sort).length > 0;
+    if (!sorted && Object.keys(projection).length === 0) {
+      // no order and no projection to apply (most lookups): the fast filter, no query cursor
+      const skip = options.skip && options.skip > 0 ? options.skip : 0;
+      const found = this.matching(filter, options.limit ? skip + options.limit : undefined);
+      return found.slice(skip).map((doc) => copyDocument(doc) as T);
+    }
     // mingo applies an exclusion on a nested path to its input: give it copies then.
     const queryOptions = Object.keys(projection).length > 0 ? PROJECTING_QUERY_OPTIONS : QUERY_OPTIONS;
     const ordered = this.orderedRead(filter, options);
