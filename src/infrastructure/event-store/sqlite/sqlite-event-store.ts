@@ -269,7 +269,7 @@ export class SqliteEventStore implements EventStore {
     const outcomes: Outcome[] = [];
     try {
       this.stmt.begin.run();
-      for (const append of batch) outcomes.push(this.applyInSavepoint(append, recordedAt));
+      for (const append of batch) outcomes.push(this.applyOne(append, recordedAt));
       this.stmt.commit.run();
     } catch (error) {
       // BEGIN/COMMIT failed (busy, I/O, disk full): nothing of the batch is durable.
@@ -300,6 +300,21 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** A failing append rolls back to its savepoint and leaves the rest of the batch intact. */
+  /**
+   * An append of one event needs no savepoint: its one INSERT is atomic, and
+   * a refusal (wrong revision, duplicate id) happens before or in it, leaving
+   * nothing behind. Several events get a savepoint, so a failure undoes them all.
+   */
+  private applyOne(append: PendingAppend, recordedAt: string): Outcome {
+    if (append.events.length > 1) return this.applyInSavepoint(append, recordedAt);
+    try {
+      const { result, positions, firstRevision } = this.applyAppend(append, recordedAt);
+      return { ok: true, result, positions, firstRevision };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
   private applyInSavepoint(append: PendingAppend, recordedAt: string): Outcome {
     this.stmt.savepoint.run();
     try {
