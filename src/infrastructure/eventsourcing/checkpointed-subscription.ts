@@ -23,6 +23,8 @@ export class CheckpointedSubscription {
     private readonly checkpoint: string,
     private readonly handle: (events: RecordedEvent[]) => Promise<void>,
     private readonly retryDelayMs = 500,
+    /** events handed to one `handle` call at most (the store's default when absent) */
+    private readonly maxBatchSize?: number,
   ) {
     this.logger = new Logger(checkpoint);
   }
@@ -45,7 +47,7 @@ export class CheckpointedSubscription {
   }
 
   private subscribe(): void {
-    const subscription = this.eventStore.subscribeToAll({ fromPosition: this.position }, async (events) => {
+    const subscription = this.eventStore.subscribeToAll({ fromPosition: this.position, maxBatchSize: this.maxBatchSize }, async (events) => {
       await this.handle(events);
       this.position = events[events.length - 1].position;
       await this.readStore.setCheckpoint(this.checkpoint, this.position);

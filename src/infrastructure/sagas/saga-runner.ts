@@ -26,11 +26,12 @@ import type { ReadStore } from '../read-store/read-store.port';
 import type { ProcessManager } from './process-manager';
 
 export const SAGA_CHECKPOINT = 'sagas';
+const SAGA_BATCH = 2000;
 
 export interface SagaRunnerOptions {
   /** pause before a failed batch is tried again (default 500 ms) */
   retryDelayMs?: number;
-  /** commands of one batch in flight at once (default 1,000: a whole batch; the executor groups those of one stream) */
+  /** commands of one batch in flight at once (default 2,000: a whole batch; the executor groups those of one stream) */
   maxConcurrentCommands?: number;
 }
 
@@ -75,7 +76,7 @@ export class SagaRunner {
     options: SagaRunnerOptions = {},
   ) {
     this.retryDelayMs = options.retryDelayMs ?? 500;
-    this.maxConcurrentCommands = options.maxConcurrentCommands ?? 1000;
+    this.maxConcurrentCommands = options.maxConcurrentCommands ?? SAGA_BATCH;
   }
 
   /** Adds process managers; before start(). */
@@ -99,7 +100,8 @@ export class SagaRunner {
    */
   async start(): Promise<void> {
     if (this.byType.size === 0 || this.subscription) return;
-    this.subscription = new CheckpointedSubscription(this.eventStore, this.readStore, SAGA_CHECKPOINT, (events) => this.handle(events), this.retryDelayMs);
+    // large batches: the commands of a batch go out together, and the executor groups those of one stream into one append
+    this.subscription = new CheckpointedSubscription(this.eventStore, this.readStore, SAGA_CHECKPOINT, (events) => this.handle(events), this.retryDelayMs, SAGA_BATCH);
     await this.subscription.start();
   }
 

@@ -111,7 +111,8 @@ export class CommandExecutor {
         return;
       }
       this.waiting.set(streamId, [pending]);
-      void this.drain(streamId);
+      // from the next turn of the event loop: the commands of this one (a saga batch, concurrent requests) meet in the queue
+      setImmediate(() => void this.drain(streamId));
     });
     if (outcome.position > 0 && options.readYourWrites !== false) {
       await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
