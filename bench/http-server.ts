@@ -23,6 +23,9 @@
  * parent → { type: 'close' } → child closes the app and exits 0.
  */
 import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { createApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/config';
 import { PlatformLifecycle } from '../src/infrastructure/platform-lifecycle';
@@ -86,7 +89,42 @@ async function main(): Promise<void> {
   });
   // the parent died: do not linger
   process.on('disconnect', () => void close());
+  profileOnSignal();
   send({ type: 'ready', url });
+}
+
+/**
+ * BENCH_PROFILE_DIR set: SIGUSR2 starts a CPU profile, the next one writes it
+ * there (the parent brackets the measured rounds with them), so a profile
+ * holds the load and nothing of the setup.
+ */
+function profileOnSignal(): void {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  // BENCH_PROFILE_KIND=heap: allocation sampling instead of CPU
+  const heap = process.env.BENCH_PROFILE_KIND === 'heap';
+  let running = false;
+  let count = 0;
+  process.on('SIGUSR2', () => {
+    void (async () => {
+      if (!running) {
+        running = true;
+        if (heap) await post('HeapProfiler.startSampling', { samplingInterval: 4096 });
+        else {
+          await post('Profiler.enable');
+          await post('Profiler.start');
+        }
+        return;
+      }
+      running = false;
+      const { profile } = (await post(heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as { profile: unknown };
+      writeFileSync(join(dir, `app-${process.pid}-${++count}.${heap ? 'heapprofile' : 'cpuprofile'}`), JSON.stringify(profile));
+    })();
+  });
 }
 
 main().catch((error: unknown) => {

@@ -306,7 +306,11 @@ async function runHttp(options: PerfCoreOptions): Promise<HttpPart> {
     for (let round = 0; round < options.rounds; round++) {
       const order: Key[] = round % 2 === 0 ? ['yardstick', 'app', 'extra'] : ['extra', 'app', 'yardstick'];
       for (const key of order) {
+        // BENCH_PROFILE_DIR: the app child profiles its measured rounds (see bench/http-server.ts)
+        const profiled = process.env.BENCH_PROFILE_DIR && key === 'app' ? app : null;
+        profiled?.child.kill('SIGUSR2');
         const run = await cannon(`${targets[key].name} (round ${round + 1})`, { ...targets[key].request, connections: options.connections }, options.seconds);
+        profiled?.child.kill('SIGUSR2');
         printRun(run, options.seconds, '    ');
         runs[key].push(run);
       }

@@ -6,7 +6,6 @@
  * its current pubkey, a match's pair by the match id); what is decided, is
  * decided on the stream.
  */
-import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { activeConsents, consentDecider } from '../../aggregates/encounter/consent';
@@ -26,6 +25,7 @@ import { leftIn } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { ENCOUNTER_CONFIG, type EncounterConfig } from '../../config/encounter.config';
 import { Clock } from '../../infrastructure/clock';
+import { randomHex } from '../common/random-ids';
 import { CommandExecutor } from '../common/command-executor';
 import {
   ApproveIcebreaker,
@@ -46,7 +46,7 @@ const SIGHTING_ID = /^sight_[A-Za-z0-9]{1,64}$/;
 
 /** The random part of a new sighting or match id: 96 bits, hex. */
 function randomPart(): string {
-  return randomBytes(12).toString('hex');
+  return randomHex(12);
 }
 
 @CommandHandler(SetDiscoverable)

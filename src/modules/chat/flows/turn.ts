@@ -2,7 +2,7 @@
  * What every mode of the pipeline computes: a turn (how it moves the CREATE
  * flow, the response, an expert run wanted), and the helpers the modes share.
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../common/random-ids';
 import type { PromptReceived } from '../../../aggregates/chat/chat.events';
 import type { ActionResult } from '../../../aggregates/chat/recipe';
 import type { StageMove, TurnResponse } from '../../../aggregates/chat/conversation';
@@ -23,7 +23,7 @@ export type ModeTurn = Turn & { mode: PromptReceived['data']['mode'] };
 export const NO_USAGE: RunUsage = { promptTokens: 0, completionTokens: 0, usedModel: false };
 
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(10).toString('hex')}`;
+  return `${prefix}_${randomHex(10)}`;
 }
 
 export function usageOf(answer: LlmCompletion): RunUsage {
