@@ -254,7 +254,7 @@ export async function runReplayBench(options: ReplayBenchOptions): Promise<Repla
     log(`  ratio rebuild / readAll: ${ratio(rebuildRate, readRate)}`);
 
     return {
-      events: rebuilt.events,
+      events: generated.events,
       users: usersCount,
       generateSeconds,
       rebuild: { seconds: rebuildSeconds, eventsPerSecond: rebuildRate, documents },

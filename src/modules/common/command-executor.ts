@@ -111,8 +111,8 @@ export class CommandExecutor {
         return;
       }
       this.waiting.set(streamId, [pending]);
-      // from the next turn of the event loop: the commands of this one (a saga batch, concurrent requests) meet in the queue
-      setImmediate(() => void this.drain(streamId));
+      // once the code that issued it has run: the commands issued together (a saga batch) meet in the queue
+      queueMicrotask(() => void this.drain(streamId));
     });
     if (outcome.position > 0 && options.readYourWrites !== false) {
       await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
