@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SCHEMA } from '../src/infrastructure/event-store/sqlite/sqlite-batch-writer';
 import type { ExpectedRevision, NewEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
@@ -104,19 +105,7 @@ function bareLoop(file: string, seconds: number, perTransaction: number, label: 
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS events (
-      position    INTEGER PRIMARY KEY AUTOINCREMENT,
-      stream_id   TEXT    NOT NULL,
-      revision    INTEGER NOT NULL,
-      event_id    TEXT    NOT NULL UNIQUE,
-      type        TEXT    NOT NULL,
-      data        TEXT    NOT NULL,
-      metadata    TEXT    NOT NULL,
-      recorded_at TEXT    NOT NULL,
-      UNIQUE (stream_id, revision)
-    );
-  `);
+  db.exec(SCHEMA);
   const insert = db.prepare(
     `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -255,6 +256,33 @@ describe('SqliteEventStore', () => {
 
       await eventually('the subscription to deliver', () => received.length === 10);
       expect(received.map((e) => e.data.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+  });
+
+  describe('the writer thread', () => {
+    it('given a file, when appending, then the commit runs on the writer thread and the append is durable', async () => {
+      const store = open();
+      const result = await store.append('thread-1', [event({ n: 1 })], 'no_stream');
+      await store.close();
+      stores.splice(stores.indexOf(store), 1);
+      const reader = new Database(file, { readonly: true });
+      const row = reader.prepare('SELECT stream_id, revision, position FROM events').get();
+      reader.close();
+      expect(row).toEqual({ stream_id: 'thread-1', revision: 0, position: result.position });
+    });
+
+    it('given a process with nothing else to do, when it appends, then it waits for the commit before it may exit', () => {
+      const script = `
+        const { SqliteEventStore } = require(${JSON.stringify(join(__dirname, 'sqlite-event-store'))});
+        const store = new SqliteEventStore({ file: ${JSON.stringify(file)} });
+        const event = (id) => ({ type: 'T', data: {}, metadata: { eventId: id, correlationId: 'c', causationId: null, actor: 'a', nodeId: 'n', occurredAt: 'x', schemaVersion: 1 } });
+        // the second append starts when the writer is idle again: only the commit in flight can keep the process alive
+        store.append('alone-1', [event('e-1')], 'no_stream')
+          .then(() => store.append('alone-1', [event('e-2')], 0))
+          .then((r) => { process.stdout.write('appended ' + r.position); return store.close(); });
+      `;
+      const output = execFileSync(process.execPath, ['--require', 'ts-node/register/transpile-only', '-e', script], { encoding: 'utf8', env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } });
+      expect(output).toBe('appended 2');
     });
   });
 

@@ -1,4 +1,6 @@
-import Database from 'better-sqlite3';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import {
   AppendResult,
   BatchHandler,
@@ -12,8 +14,18 @@ import {
   RecordedEvent,
   SubscribeToAllOptions,
   Subscription,
-  WrongExpectedRevisionError,
 } from '../event-store.port';
+import {
+  BatchWriter,
+  openEventDatabase,
+  refusalError,
+  type SerializedEvent,
+  type WriteOutcome,
+  type WriteRequest,
+} from './sqlite-batch-writer';
+import type { WriterData, WriterReply, WriterRequest } from './sqlite-writer.worker';
+
+export { DuplicateEventIdError } from './sqlite-batch-writer';
 
 export interface SqliteEventStoreOptions {
   /** database file path, or ':memory:' */
@@ -24,14 +36,12 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
   /** how many of this process's latest committed events subscriptions can take from memory (default 10,000) */
   tailCapacity?: number;
-}
-
-/** Raised when an event's metadata.eventId is already stored. */
-export class DuplicateEventIdError extends Error {
-  constructor(readonly eventId: string) {
-    super(`Duplicate eventId ${eventId}: an event with this id is already stored`);
-    this.name = 'DuplicateEventIdError';
-  }
+  /**
+   * where group commits run: `worker` (default for a file) commits on a
+   * connection of a worker thread, so the fsync never blocks the event loop;
+   * `inline` on the store's own connection (always for `:memory:`)
+   */
+  writer?: 'worker' | 'inline';
 }
 
 export interface SqliteEventStoreStats {
@@ -55,14 +65,6 @@ interface EventRow {
   recorded_at: string;
 }
 
-/** An event serialised at append() time, so later mutation by the caller cannot change it. */
-interface SerializedEvent {
-  eventId: string;
-  type: string;
-  data: string;
-  metadata: string;
-}
-
 interface PendingAppend {
   streamId: string;
   events: SerializedEvent[];
@@ -71,21 +73,6 @@ interface PendingAppend {
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; result: AppendResult; positions: number[]; firstRevision: number } | { ok: false; error: unknown };
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position    INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id   TEXT    NOT NULL,
-    revision    INTEGER NOT NULL,
-    event_id    TEXT    NOT NULL UNIQUE,
-    type        TEXT    NOT NULL,
-    data        TEXT    NOT NULL,
-    metadata    TEXT    NOT NULL,
-    recorded_at TEXT    NOT NULL,
-    UNIQUE (stream_id, revision)
-  );
-`;
 
 const COLUMNS = 'position, stream_id, revision, type, data, metadata, recorded_at';
 /** SQLite treats LIMIT -1 as "no limit". */
@@ -98,6 +85,9 @@ export class SqliteEventStore implements EventStore {
   private readonly stmt: Statements;
   private queue: PendingAppend[] = [];
   private flushHandle: NodeJS.Immediate | null = null;
+  /** the group commit under way, if any: appends arriving meanwhile wait for the next one */
+  private committing: Promise<void> | null = null;
+  private readonly writes: Writes;
   /** wake-ups of caught-up subscriptions, called after each commit that wrote events */
   private readonly commitWaiters = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
@@ -117,13 +107,10 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.tailCapacity = options.tailCapacity ?? 10_000;
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-    this.db = new Database(options.file, { timeout: busyTimeoutMs });
-    this.db.pragma('journal_mode = WAL');
-    // FULL: the WAL is fsynced on every COMMIT, so an acknowledged append survives a crash.
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    this.db.exec(SCHEMA);
+    this.db = openEventDatabase(options.file, busyTimeoutMs);
     this.stmt = prepareStatements(this.db);
+    const inline = options.file === ':memory:' || options.file === '' || options.writer === 'inline';
+    this.writes = inline ? new InlineWrites(new BatchWriter(this.db)) : new WorkerWrites({ file: options.file, busyTimeoutMs });
   }
 
   /** Read-only snapshot of counters (tests and the bench use `commits`). */
@@ -142,8 +129,7 @@ export class SqliteEventStore implements EventStore {
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ streamId, events: serialized, expected, resolve, reject });
-      // Appends issued in the same turn of the event loop share one transaction (one fsync).
-      this.flushHandle ??= setImmediate(() => this.flush());
+      this.scheduleFlush();
     });
   }
 
@@ -251,33 +237,49 @@ export class SqliteEventStore implements EventStore {
     this.closing ??= (async () => {
       // Pending appends were promised a result: commit them before closing.
       if (this.flushHandle) clearImmediate(this.flushHandle);
-      this.flush();
+      this.flushHandle = null;
+      while (this.committing || this.queue.length > 0) await (this.committing ?? this.flush());
       await Promise.all([...this.subscriptions].map((s) => s.stop()));
+      await this.writes.close();
       this.db.close();
     })();
     return this.closing;
   }
 
-  /** Runs every queued append in one transaction, each inside its own savepoint. */
-  private flush(): void {
+  /**
+   * Group commit: appends issued in the same turn of the event loop share one
+   * transaction (one fsync), and those that arrive while a commit runs share
+   * the next one, which starts as soon as it is done.
+   */
+  private scheduleFlush(): void {
+    if (this.committing || this.flushHandle) return;
+    this.flushHandle = setImmediate(() => void this.flush());
+  }
+
+  /** Commits every queued append in one transaction, then acknowledges each. */
+  private flush(): Promise<void> {
     this.flushHandle = null;
     const batch = this.queue;
     this.queue = [];
-    if (batch.length === 0) return;
+    if (batch.length === 0) return Promise.resolve();
+    const committing = this.commit(batch).finally(() => {
+      this.committing = null;
+      if (this.queue.length > 0 && !this.closing) void this.flush();
+    });
+    this.committing = committing;
+    return committing;
+  }
 
+  private async commit(batch: PendingAppend[]): Promise<void> {
     const recordedAt = new Date().toISOString();
-    const outcomes: Outcome[] = [];
+    let outcomes: WriteOutcome[];
     try {
-      this.stmt.begin.run();
-      for (const append of batch) outcomes.push(this.applyOne(append, recordedAt));
-      this.stmt.commit.run();
+      outcomes = await this.writes.write(
+        batch.map(({ streamId, events, expected }) => ({ streamId, events, expected })),
+        recordedAt,
+      );
     } catch (error) {
       // BEGIN/COMMIT failed (busy, I/O, disk full): nothing of the batch is durable.
-      try {
-        if (this.db.inTransaction) this.stmt.rollback.run();
-      } catch {
-        // the connection is unusable; the appends are rejected below either way
-      }
       for (const append of batch) append.reject(error);
       return;
     }
@@ -292,80 +294,15 @@ export class SqliteEventStore implements EventStore {
         this.counters.appends++;
         batch[i].resolve(outcome.result);
       } else {
-        batch[i].reject(outcome.error);
+        batch[i].reject(refusalError(outcome.refusal));
       }
     });
     this.counters.events += written;
     if (written > 0) this.notifyCommit();
   }
 
-  /** A failing append rolls back to its savepoint and leaves the rest of the batch intact. */
-  /**
-   * An append of one event needs no savepoint: its one INSERT is atomic, and
-   * a refusal (wrong revision, duplicate id) happens before or in it, leaving
-   * nothing behind. Several events get a savepoint, so a failure undoes them all.
-   */
-  private applyOne(append: PendingAppend, recordedAt: string): Outcome {
-    if (append.events.length > 1) return this.applyInSavepoint(append, recordedAt);
-    try {
-      const { result, positions, firstRevision } = this.applyAppend(append, recordedAt);
-      return { ok: true, result, positions, firstRevision };
-    } catch (error) {
-      return { ok: false, error };
-    }
-  }
-
-  private applyInSavepoint(append: PendingAppend, recordedAt: string): Outcome {
-    this.stmt.savepoint.run();
-    try {
-      const { result, positions, firstRevision } = this.applyAppend(append, recordedAt);
-      this.stmt.release.run();
-      return { ok: true, result, positions, firstRevision };
-    } catch (error) {
-      // If SQLite already aborted the whole transaction these throw, and the batch is rejected.
-      this.stmt.rollbackTo.run();
-      this.stmt.release.run();
-      return { ok: false, error };
-    }
-  }
-
-  /** Reads inside the open transaction see earlier appends of the same batch. */
-  private applyAppend(
-    { streamId, events, expected }: PendingAppend,
-    recordedAt: string,
-  ): { result: AppendResult; positions: number[]; firstRevision: number } {
-    const current = this.stmt.streamRevision.get(streamId)?.revision ?? null;
-    checkExpected(streamId, expected, current);
-    let revision = current ?? -1;
-    const firstRevision = revision + 1;
-    if (events.length === 0) return { result: { nextExpectedRevision: revision, position: this.head() }, positions: [], firstRevision };
-
-    let position = 0;
-    const positions: number[] = [];
-    for (const event of events) {
-      revision++;
-      try {
-        const info = this.stmt.insert.run(
-          streamId,
-          revision,
-          event.eventId,
-          event.type,
-          event.data,
-          event.metadata,
-          recordedAt,
-        );
-        position = Number(info.lastInsertRowid);
-        positions.push(position);
-      } catch (error) {
-        if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(event.eventId);
-        throw error;
-      }
-    }
-    return { result: { nextExpectedRevision: revision, position }, positions, firstRevision };
-  }
-
   /** Adds the committed events of a flush to the tail, in position order. */
-  private remember(batch: PendingAppend[], outcomes: Outcome[], recordedAt: string): void {
+  private remember(batch: PendingAppend[], outcomes: WriteOutcome[], recordedAt: string): void {
     const fresh: RecordedEvent[] = [];
     outcomes.forEach((outcome, i) => {
       if (!outcome.ok) return;
@@ -423,19 +360,6 @@ export class SqliteEventStore implements EventStore {
 
 function prepareStatements(db: Database.Database) {
   return {
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
-    rollback: db.prepare('ROLLBACK'),
-    savepoint: db.prepare('SAVEPOINT append_one'),
-    release: db.prepare('RELEASE append_one'),
-    rollbackTo: db.prepare('ROLLBACK TO append_one'),
-    insert: db.prepare<[string, number, string, string, string, string, string]>(
-      `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    streamRevision: db.prepare<[string], { revision: number | null }>(
-      'SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?',
-    ),
     head: db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
     readStreamForwards: db.prepare<[string, number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
@@ -460,15 +384,6 @@ function validateExpected(expected: ExpectedRevision): void {
   throw new Error(`Invalid expected revision: ${String(expected)}`);
 }
 
-function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null): void {
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && current === null) ||
-    (expected === 'stream_exists' && current !== null) ||
-    expected === current;
-  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
-}
-
 function serialize(event: NewEvent): SerializedEvent {
   return {
     eventId: event.metadata.eventId,
@@ -490,7 +405,81 @@ function toRecorded(row: EventRow): RecordedEvent {
   };
 }
 
-function isUniqueViolation(error: unknown, column: string): boolean {
-  const e = error as { code?: string; message?: string };
-  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' && (e.message ?? '').includes(column);
+/** Where a group commit runs. */
+interface Writes {
+  write(batch: WriteRequest[], recordedAt: string): Promise<WriteOutcome[]>;
+  close(): Promise<void>;
+}
+
+/** On the store's own connection (`:memory:`): the commit blocks the event loop for its fsync. */
+class InlineWrites implements Writes {
+  constructor(private readonly writer: BatchWriter) {}
+
+  async write(batch: WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+    return this.writer.write(batch, recordedAt);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * On a worker thread with a connection of its own (sqlite-writer.worker.ts):
+ * one batch at a time, answered after its COMMIT. A worker that dies fails
+ * the batch in flight (not acknowledged, so not lost for anyone) and every
+ * later write.
+ */
+class WorkerWrites implements Writes {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (outcomes: WriteOutcome[]) => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+  private readonly exited: Promise<void>;
+
+  constructor(data: WriterData) {
+    // built: the .js beside this file; from the sources (tests, start:dev): the .ts through ts-node
+    const extension = extname(__filename);
+    this.worker = new Worker(join(__dirname, `sqlite-writer.worker${extension}`), {
+      workerData: data,
+      execArgv: extension === '.ts' ? ['--require', 'ts-node/register/transpile-only'] : [],
+    });
+    // an idle writer keeps nobody's process alive; one with a commit in flight does (see write)
+    this.worker.unref();
+    this.worker.on('message', (reply: WriterReply) => {
+      if (reply.type === 'closed') return;
+      const waiter = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (reply.type === 'written') waiter?.resolve(reply.outcomes);
+      else waiter?.reject(Object.assign(new Error(reply.message), reply.code ? { code: reply.code } : {}));
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        this.fail(new Error(`SqliteEventStore writer thread exited (code ${code})`));
+        resolve();
+      }),
+    );
+  }
+
+  write(batch: WriteRequest[], recordedAt: string): Promise<WriteOutcome[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ type: 'write', id, batch, recordedAt } satisfies WriterRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.ref();
+    if (!this.failure) this.worker.postMessage({ type: 'close' } satisfies WriterRequest);
+    await this.exited;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
 }
