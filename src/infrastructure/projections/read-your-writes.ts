@@ -43,7 +43,7 @@ export class ReadYourWrites {
     return reached;
   }
 
-  private async pollCheckpoints(names: string[], position: number, timeoutMs: number): Promise<boolean> {
+  private async pollCheckpoints(names: readonly string[], position: number, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const checkpoints = await this.readStore.getCheckpoints(names);

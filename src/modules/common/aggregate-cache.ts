@@ -35,6 +35,11 @@ export class AggregateCache {
     return entry;
   }
 
+  /** Whether a state is cached for the stream and decider, without counting or reordering. */
+  holds(streamId: string, owner: object): boolean {
+    return this.entries.get(streamId)?.owner === owner;
+  }
+
   set(streamId: string, entry: CachedState): void {
     if (this.capacity <= 0) return;
     this.entries.delete(streamId);

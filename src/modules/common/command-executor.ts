@@ -169,7 +169,7 @@ export class CommandExecutor {
   private async decideAndAppend(decider: Pending['decider'], streamId: string, batch: Pending[]): Promise<void> {
     let remaining = batch;
     for (let attempt = 0; remaining.length > 0; attempt++) {
-      const assumeNew = attempt === 0 && remaining.every((pending) => pending.newStream) && !this.cache.get(streamId, decider);
+      const assumeNew = attempt === 0 && remaining.every((pending) => pending.newStream) && !this.cache.holds(streamId, decider);
       const { state: loaded, revision } = assumeNew ? { state: decider.initialState, revision: -1 } : await this.load(decider, streamId);
       const now = this.clock.now();
       const decided: { pending: Pending; events: DomainEvent[]; state: unknown; offset: number }[] = [];

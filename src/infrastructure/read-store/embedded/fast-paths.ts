@@ -13,7 +13,7 @@
  * documents must never be mutated in place (the collection hands out copies).
  */
 import type { Doc, Filter } from '../read-store.port';
-import { isPlainObject } from './document-utils';
+import { copyDocument, isPlainObject } from './document-utils';
 
 /** The fast path cannot answer for this document (an array on a path, a mixed-type comparison): ask mingo. */
 export const UNDECIDED = Symbol('undecided');
@@ -197,10 +197,6 @@ function isJsonPlain(value: unknown, depth = 0): boolean {
   return false;
 }
 
-function copyValue(value: unknown): unknown {
-  return value !== null && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
-}
-
 const COVERED = new Set(['$set', '$unset', '$inc', '$max', '$min']);
 
 /** Parsed paths by their text: projections write the same few paths over and over. */
@@ -335,7 +331,7 @@ export function fastUpdate(current: Doc, modifier: Record<string, unknown>): Fas
       let next: unknown;
       switch (operator) {
         case '$set':
-          next = copyValue(operand);
+          next = copyDocument(operand); // plain JSON (checked above): a walk copies it
           break;
         case '$inc':
           if (existing === undefined) next = operand;
