@@ -13,6 +13,7 @@ import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
+import { loadSecurityConfig, type SecurityConfig } from './security.config';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
 export type { NodeTier };
@@ -81,6 +82,8 @@ export interface AppConfig {
   llm: LlmConfig;
   /** the chat pipeline's rate limit and budget (CHAT_*) */
   chat: ChatConfig;
+  /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
+  security: SecurityConfig;
 }
 
 export { ConfigError };
@@ -228,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     encounter: loadEncounterConfig(env),
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
+    security: loadSecurityConfig(env),
   };
 }
 

@@ -5,7 +5,8 @@
  * SVC_ENCOUNTER_SIGHTING_EXPIRES_SEC, SVC_ENCOUNTER_PUBKEY_ROTATION_SEC, and
  * SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC (the SSE heartbeat) and
  * SVC_ENCOUNTER_INBOX_RETENTION_DAYS (how long a missed message can still be
- * resumed; default 7). Each must be a
+ * resumed; default 7) and SVC_ENCOUNTER_STREAMS_PER_USER (open streams one
+ * user may hold on one process; default 5). Each must be a
  * positive integer; anything else is a ConfigError naming the variable.
  */
 import { DEFAULT_ENCOUNTER_LIMITS, type EncounterLimits } from '../aggregates/encounter/encounter-limits';
@@ -14,6 +15,7 @@ import { ConfigError } from './config-error';
 export interface EncounterConfig extends EncounterLimits {
   streamHeartbeatSec: number;
   inboxRetentionDays: number;
+  streamsPerUser: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -27,6 +29,7 @@ const VARIABLES: Record<keyof EncounterConfig, [string, number]> = {
   pubkeyRotationSec: ['SVC_ENCOUNTER_PUBKEY_ROTATION_SEC', DEFAULT_ENCOUNTER_LIMITS.pubkeyRotationSec],
   streamHeartbeatSec: ['SVC_ENCOUNTER_STREAM_HEARTBEAT_SEC', 15],
   inboxRetentionDays: ['SVC_ENCOUNTER_INBOX_RETENTION_DAYS', 7],
+  streamsPerUser: ['SVC_ENCOUNTER_STREAMS_PER_USER', 5],
 };
 
 const MAX = 10 * 365 * 24 * 3600;

@@ -200,8 +200,8 @@ describe('joining as a compute provider', () => {
   });
   afterAll(() => t?.close());
 
-  it('given no authentication, when joining with no fields, then the SPEC defaults are recorded; a later join changes nothing', async () => {
-    const res = await t.request('POST', `${SETTINGS}/provider/join`, { body: {} });
+  it('given no authentication, when joining with no body at all, then 200 with the SPEC defaults; the peer fields are recorded, a later join changes nothing', async () => {
+    const res = await t.request('POST', `${SETTINGS}/provider/join`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       joined: true,
@@ -212,8 +212,15 @@ describe('joining as a compute provider', () => {
     expect(again.body.config.cause_alignment).toBe('democratize_compute');
     const { admin } = await people(t);
     const settings = await t.request('GET', SETTINGS, { token: admin });
-    expect(settings.body.sources).toMatchObject({ cause_alignment: 'stored', compute_policy: 'stored', accept_thought_experiments: 'stored', electricity_rate_kwh: 'default' });
+    expect(settings.body.sources).toMatchObject({ cause_alignment: 'stored', compute_policy: 'default', accept_thought_experiments: 'default', electricity_rate_kwh: 'default' });
     expect((await t.request('GET', `${SETTINGS}/provider`, { token: admin })).body.joined).toBe(true);
+  });
+
+  it('given no authentication, when joining with policy fields, then they are ignored and named in ignored_fields', async () => {
+    const res = await t.request('POST', `${SETTINGS}/provider/join`, { body: { compute_policy: 'hive_preferred', offered_gpu_hours_per_day: 24 } });
+    expect(res.status).toBe(200);
+    expect(res.body.ignored_fields).toEqual(['compute_policy', 'offered_gpu_hours_per_day']);
+    expect(res.body.config).toMatchObject({ compute_policy: 'local_preferred', offered_gpu_hours_per_day: 0 });
   });
 
   it('given a bad join field, then 400', async () => {
@@ -226,10 +233,12 @@ describe('joining as a compute provider', () => {
     }
   });
 
-  it('given given fields, when a fresh node joins, then they are recorded', async () => {
-    const fresh = await startTestApp();
+  it('given an operator, when a fresh node joins with fields, then they are all recorded, the policy too', async () => {
+    const fresh = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
     try {
+      const { admin } = await people(fresh);
       const res = await fresh.request('POST', `${SETTINGS}/provider/join`, {
+        token: admin,
         body: { cause_alignment: 'open_research', electricity_rate_kwh: 0.15, offered_gpu_hours_per_day: 4, compute_policy: 'hive_preferred', accept_thought_experiments: false },
       });
       expect(res.body.config).toMatchObject({ cause_alignment: 'open_research', electricity_rate_kwh: 0.15, offered_gpu_hours_per_day: 4, compute_policy: 'hive_preferred', accept_thought_experiments: false });

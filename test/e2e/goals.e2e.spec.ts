@@ -26,15 +26,16 @@ function isolatedEnv(extra: Record<string, string> = {}): Record<string, string>
   return env;
 }
 
-async function goal(t: TestApp, id: string) {
-  const res = await t.request('GET', `/goals/${id}`);
+/** A goal's view, as the local guest or (with `token`) as its user sees it. */
+async function goal(t: TestApp, id: string, token?: string) {
+  const res = await t.request('GET', `/goals/${id}`, { token });
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
 /** The goal's view once it has reached `status` (the hive round trip takes a while). */
-function goalOnce(t: TestApp, id: string, status: string, timeoutMs = 60_000) {
-  return eventually(`goal ${id} to be ${status}`, () => goal(t, id), (view) => view.status === status, { timeoutMs });
+function goalOnce(t: TestApp, id: string, status: string, timeoutMs = 60_000, token?: string) {
+  return eventually(`goal ${id} to be ${status}`, () => goal(t, id, token), (view) => view.status === status, { timeoutMs });
 }
 
 describe('goals on one node', () => {
@@ -198,7 +199,8 @@ describe('a node that changes its compute settings at run time', () => {
     const own = await t.request('POST', '/goals', { token, body: { user_id: userId, goal: 'what is 1 + 2' } });
     expect(own.status).toBe(202);
     expect((await t.request('POST', '/goals', { token: 'not-a-token', body: { user_id: userId, goal: 'x' } })).status).toBe(401);
-    await goalOnce(t, own.body.data.goal_id, 'completed');
+    await goalOnce(t, own.body.data.goal_id, 'completed', 60_000, token);
+    expect((await t.request('GET', `/goals/${own.body.data.goal_id}`)).status).toBe(404);
   });
 
   it('stops taking tasks once it refuses hive work, and takes the waiting ones once it allows it again', async () => {

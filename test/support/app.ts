@@ -50,6 +50,8 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     PASSWORD_HASH_MEMORY_KIB: '4096',
+    // suites register many users from one address; the limits have their own suite (security.e2e)
+    SOCIAL_RATE_LIMIT_DISABLED: '1',
     ...adapterEnv(dir),
     ...env,
   });

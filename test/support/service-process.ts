@@ -29,6 +29,7 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       PASSWORD_HASH_MEMORY_KIB: '1024',
+      SOCIAL_RATE_LIMIT_DISABLED: '1',
       ...adapterEnv(dataDir),
       ...env,
     },

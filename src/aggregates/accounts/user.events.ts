@@ -28,7 +28,8 @@ export type UserEvent =
   | { type: 'UserRegistered'; data: UserRegisteredData }
   | { type: 'GuestRegistered'; data: GuestRegisteredData }
   | { type: 'UserLoggedIn'; data: { user_id: string; token_id: string; method: 'password' | 'device' | 'recovery_code'; at: string } }
-  | { type: 'UserLoginFailed'; data: { user_id: string; at: string } }
+  /** `locked`: refused by the lockout whatever the password (absent on events recorded before the lockout existed) */
+  | { type: 'UserLoginFailed'; data: { user_id: string; at: string; locked?: boolean } }
   | { type: 'TokenRevoked'; data: { user_id: string; token_id: string; expires_at: string; at: string } }
   | {
       type: 'GuestRecovered';

@@ -74,6 +74,43 @@ describe('user', () => {
     });
   });
 
+  describe('login lockout', () => {
+    const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+    const failed = (at: string, locked = false): UserEvent => ({ type: 'UserLoginFailed', data: { user_id: 'u1', at, locked } });
+    const failures = (count: number, firstMinutesAgo: number): UserEvent[] =>
+      Array.from({ length: count }, (_, i) => failed(minutesAgo(firstMinutesAgo - i / 10)));
+
+    it('given four recent failures, when the right password is given, then the login succeeds', () =>
+      given(registered, ...failures(4, 5)).when(login()).then({
+        type: 'UserLoggedIn',
+        data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() },
+      }));
+
+    it('given five failures within the last 15 minutes, when the right password is given, then it is refused as locked', () =>
+      given(registered, ...failures(5, 14)).when(login()).then(failed(now.toISOString(), true)));
+
+    it('given five failures whose first was 15 minutes ago, when the right password is given, then the lock has run out', () =>
+      given(registered, ...failures(5, 15)).when(login()).then({
+        type: 'UserLoggedIn',
+        data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() },
+      }));
+
+    it('given a lock that ran out, when one more wrong password is given, then counting starts again', () => {
+      expect(given(registered, ...failures(5, 20)).when(login(false)).state()).toMatchObject({
+        failedLogins: { count: 1, since: now.toISOString() },
+      });
+    });
+
+    it('given failures older than 30 minutes, when a new failure comes, then the old ones are forgotten', () => {
+      const state = given(registered, ...failures(4, 31), failed(minutesAgo(0.5))).state();
+      expect(state).toMatchObject({ failedLogins: { count: 1, since: minutesAgo(0.5) } });
+    });
+
+    it('given four failures, when a login succeeds, then the failures are cleared', () => {
+      expect(given(registered, ...failures(4, 5)).when(login()).state()).toMatchObject({ failedLogins: null });
+    });
+  });
+
   describe('logging in and out', () => {
     it('given a registered user, when a verified login is recorded, then UserLoggedIn carries the token id', () =>
       given(registered)
@@ -85,7 +122,7 @@ describe('user', () => {
     });
 
     it('given a registered user, when a wrong password is recorded, then UserLoginFailed is recorded for the audit', () =>
-      given(registered).when(login(false)).then({ type: 'UserLoginFailed', data: { user_id: 'u1', at: now.toISOString() } }));
+      given(registered).when(login(false)).then({ type: 'UserLoginFailed', data: { user_id: 'u1', at: now.toISOString(), locked: false } }));
 
     it('given no user, when a login is recorded, then it is refused with the generic credentials text', () =>
       given().when(login()).thenRefused('unauthenticated', INVALID_CREDENTIALS));

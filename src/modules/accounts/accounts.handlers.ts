@@ -195,7 +195,8 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
 /**
  * Verifies the password against the user stream (the source of truth, never a
  * read model), records the attempt (UserLoggedIn or UserLoginFailed, for the
- * audit trail) and answers one 401 text for unknown users and wrong passwords.
+ * audit trail) and answers one 401 text for unknown users, wrong passwords
+ * and locked usernames (the user aggregate's lockout).
  */
 @CommandHandler(LogIn)
 export class LogInHandler implements ICommandHandler<LogIn> {
@@ -220,7 +221,8 @@ export class LogInHandler implements ICommandHandler<LogIn> {
       { kind: 'recordLogin', tokenId, method: 'password', passwordVerified: verified },
       { ...context, actor: doc.id },
     );
-    if (!verified) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
+    // a wrong password, or a locked username (the same answer, after the same hash work)
+    if (outcome.events.some((event) => event.type === 'UserLoginFailed')) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
     return this.sessions.issue(outcome.state, tokenId);
   }
 }

@@ -21,6 +21,7 @@ import { AuthController } from './auth.controller';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
 import { AuthenticatedGuard, OptionalAuthenticationGuard } from './auth/authenticated.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
+import { ActingUsers, PipelineCallerGuard } from './auth/pipeline-caller';
 import { PasswordHasher } from './auth/password-hasher';
 import { ServiceSecrets } from './auth/secrets';
 import { TokenService } from './auth/token.service';
@@ -37,6 +38,8 @@ import { TokenService } from './auth/token.service';
     ApiKeyAuthenticator,
     AuthenticatedGuard,
     OptionalAuthenticationGuard,
+    PipelineCallerGuard,
+    ActingUsers,
     Claims,
     Sessions,
     RegisterUserHandler,
@@ -48,6 +51,6 @@ import { TokenService } from './auth/token.service';
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
   ],
-  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, ApiKeyAuthenticator, AccountsQueries],
+  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries],
 })
 export class AccountsModule {}

@@ -1,12 +1,16 @@
 /**
  * Account routes, served under /api/social/auth and (same handlers) /social/auth;
  * register and login also answer at the SPEC §4.4 bootstrap paths
- * POST /api/social/register and /api/social/login.
+ * POST /api/social/register and /api/social/login. Registering takes from
+ * the `register` bucket, signing in from `auth` (and guest recovery also from
+ * `recovery`, one bucket for everyone: the code space is shared), 429 with
+ * Retry-After (docs/security.md).
  */
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { type Envelope, ok } from '../common/envelope';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import type { CommandContext } from '../common/command-executor';
 import { RequestContext } from '../common/request-context';
 import {
@@ -35,6 +39,7 @@ export class AuthController {
   ) {}
 
   @Post(['auth/register', 'register'])
+  @RateLimited('register')
   async register(@Body() body: RegisterRequest, @RequestContext() context: CommandContext): Promise<Envelope<RegisteredUser>> {
     const { user, token } = await this.commands.execute(new RegisterUser(body, context));
     return ok({ ...user, token });
@@ -42,6 +47,7 @@ export class AuthController {
 
   @Post(['auth/login', 'login'])
   @HttpCode(200)
+  @RateLimited('auth')
   async login(@Body() body: LoginRequest, @RequestContext() context: CommandContext): Promise<Envelope<Session>> {
     return ok(await this.commands.execute(new LogIn(body, context)));
   }
@@ -63,6 +69,7 @@ export class AuthController {
   }
 
   @Post('auth/guest-register')
+  @RateLimited('register')
   async guestRegister(
     @Body() body: GuestRegisterRequest,
     @RequestContext() context: CommandContext,
@@ -75,6 +82,7 @@ export class AuthController {
 
   @Post('auth/guest-recover')
   @HttpCode(200)
+  @RateLimited('auth', 'recovery')
   async guestRecover(
     @Body() body: GuestRecoverRequest,
     @RequestContext() context: CommandContext,

@@ -20,7 +20,7 @@ import { ReuseFlow } from './flows/reuse.flow';
 import type { ModeTurn } from './flows/turn';
 import { VisionFlow } from './flows/vision.flow';
 import { type AdmittedPrompt, ChatGate } from './gate/chat-gate';
-import { KeyedMutex } from './keyed-mutex';
+import { KeyedMutex } from '../common/keyed-mutex';
 
 @Injectable()
 export class DefaultChatPipeline extends ChatPipeline {

@@ -6,10 +6,8 @@
  */
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { Clock } from '../../infrastructure/clock';
 import { createLanguageModel } from '../../infrastructure/llm/llm.factory';
 import { LLM } from '../../infrastructure/llm/llm.port';
-import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ComputeModule } from '../compute/compute.module';
@@ -18,7 +16,6 @@ import { DefaultChatPipeline } from './chat-pipeline.service';
 import { ChatController } from './chat.controller';
 import { AppendHistoryHandler, AskAboutImageHandler, RecordExpertAnswerHandler, RunPromptHandler } from './chat.handlers';
 import { ChatQueries } from './chat.queries';
-import { CHAT_RATE_LIMITER } from './chat.tokens';
 import { ActionRunner } from './flows/action-runner';
 import { CasualFlow } from './flows/casual.flow';
 import { CreateFlow } from './flows/create.flow';
@@ -26,8 +23,6 @@ import { ReuseFlow } from './flows/reuse.flow';
 import { TurnResponses } from './flows/turn-responses';
 import { VisionFlow } from './flows/vision.flow';
 import { ChatGate } from './gate/chat-gate';
-import { ChatRateLimiter } from './gate/rate-limit';
-import { ChatRateLimitGuard } from './gate/rate-limit.guard';
 import { AgentTools } from './tools/agent-tools';
 
 @Module({
@@ -39,13 +34,6 @@ import { AgentTools } from './tools/agent-tools';
       inject: [APP_CONFIG, AgentTools],
       useFactory: (config: AppConfig, tools: AgentTools) => createLanguageModel(config.llm, tools),
     },
-    {
-      provide: CHAT_RATE_LIMITER,
-      inject: [READ_STORE, Clock, APP_CONFIG],
-      useFactory: (store: ReadStore, clock: Clock, config: AppConfig) =>
-        new ChatRateLimiter(store, () => clock.now(), config.chat.rateLimitPerMinute, 60),
-    },
-    ChatRateLimitGuard,
     ChatGate,
     AgentTools,
     ActionRunner,

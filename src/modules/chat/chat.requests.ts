@@ -19,7 +19,18 @@ function requiredString(body: Body, field: string): string {
   return value;
 }
 
-export function userIdOf(body: Body): string {
+/**
+ * Whether the body must name the user: yes for the local guest, who has no
+ * other identity; no for an authenticated caller, whose credential names it
+ * (pipeline-caller.ts).
+ */
+export interface UserIdRule {
+  userIdRequired: boolean;
+}
+
+/** The body's user_id: validated when present; absent is 400 only when the caller must name one. */
+export function userIdOf(body: Body, { userIdRequired }: UserIdRule): string | undefined {
+  if (!userIdRequired && (body.user_id === undefined || body.user_id === null)) return undefined;
   const userId = requiredString(body, 'user_id').trim();
   if (!USER_ID_PATTERN.test(userId)) throw invalid('user_id must be 1-128 letters, digits or _ . : @ -');
   return userId;
@@ -51,17 +62,20 @@ function modelConfigOf(body: Body): ModelConfig | null {
   return config;
 }
 
-/** A /chat body: the pipeline's request without what the route adds (message id, origin). */
-export type ChatBody = Omit<ChatRequest, 'messageId' | 'origin'>;
+/** A request whose acting user the route decides (ActingUsers): the body's user_id, if any. */
+export type WithBodyUserId<T extends { userId: string }> = Omit<T, 'userId'> & { userId: string | undefined };
 
-export function chatBody(raw: unknown): ChatBody {
+/** A /chat body: the pipeline's request without what the route adds (message id, origin). */
+export type ChatBody = WithBodyUserId<Omit<ChatRequest, 'messageId' | 'origin'>>;
+
+export function chatBody(raw: unknown, rule: UserIdRule): ChatBody {
   const body = objectBody(raw);
   const taskSource = body.task_source ?? 'own';
   if (typeof taskSource !== 'string' || !(TASK_SOURCES as readonly string[]).includes(taskSource)) {
     throw invalid(`task_source must be one of ${TASK_SOURCES.join(', ')}`);
   }
   return {
-    userId: userIdOf(body),
+    userId: userIdOf(body, rule),
     promptId: promptIdOf(body),
     prompt: promptOf(body),
     createAgent: flag(body, 'create_agent') ?? false,
@@ -74,7 +88,7 @@ export function chatBody(raw: unknown): ChatBody {
 }
 
 /** A /visual_agent body: the pipeline's request without the message id the route adds. */
-export function visualBody(raw: unknown): Omit<VisualRequest, 'messageId'> {
+export function visualBody(raw: unknown, rule: UserIdRule): WithBodyUserId<Omit<VisualRequest, 'messageId'>> {
   const body = objectBody(raw);
   const imageUrl = requiredString(body, 'image_url').trim();
   let url: URL;
@@ -84,12 +98,12 @@ export function visualBody(raw: unknown): Omit<VisualRequest, 'messageId'> {
     throw invalid('image_url must be an http(s) or data: URL');
   }
   if (!['http:', 'https:', 'data:'].includes(url.protocol)) throw invalid('image_url must be an http(s) or data: URL');
-  return { userId: userIdOf(body), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
+  return { userId: userIdOf(body, rule), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
 }
 
-export function historyBody(raw: unknown): AppendHistory['payload'] {
+export function historyBody(raw: unknown, rule: UserIdRule): WithBodyUserId<AppendHistory['payload']> {
   const body = objectBody(raw);
-  const userId = userIdOf(body);
+  const userId = userIdOf(body, rule);
   const promptId = promptIdOf(body);
   const history = body.history;
   if (!Array.isArray(history) || history.length === 0) throw invalid('history must be a non-empty array of {role, content}');

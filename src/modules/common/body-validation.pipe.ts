@@ -1,7 +1,7 @@
 /**
  * DTO validation for every route: unknown fields are dropped, wrong types and
  * missing fields give a 400 that names the field, and a body that is not a
- * JSON object is refused before any handler sees it. Refusals are
+ * JSON object is refused before any handler sees it (no body reads as `{}`). Refusals are
  * `DomainError('invalid', ...)`, the one error type of our code, which
  * HttpExceptionFilter maps to the 400.
  */
@@ -32,6 +32,8 @@ export class BodyValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
+      // no body at all reads as {}: a route whose fields are all optional takes an empty POST
+      if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw new DomainError('invalid', 'request body must be a JSON object');
       }

@@ -1,6 +1,7 @@
-/** What every feature module uses to turn commands into events. */
+/** What every feature module uses: commands into events, and the rate limits of its routes. */
 import { Module } from '@nestjs/common';
 import { CommandExecutor } from './command-executor';
+import { RateLimitGuard, RateLimits } from './rate-limits/rate-limits';
 
-@Module({ providers: [CommandExecutor], exports: [CommandExecutor] })
+@Module({ providers: [CommandExecutor, RateLimits, RateLimitGuard], exports: [CommandExecutor, RateLimits, RateLimitGuard] })
 export class CommonModule {}

@@ -3,9 +3,9 @@
  * dashboard, joining as a provider, served compute and settlements. Plain
  * JSON bodies as the SPEC shows them.
  */
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { Authenticated } from '../accounts/auth/authenticated.guard';
+import { Authenticated, OptionallyAuthenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
@@ -31,11 +31,16 @@ export class ComputeProviderController {
     return this.queries.visibleTo(user.role, dashboardScope(query));
   }
 
-  /** Open to any node (SPEC §5 point 4): no authentication. */
+  /**
+   * Open to any node (SPEC §5 point 4): no authentication needed. The policy
+   * fields take effect only for an operator or admin; every field is optional.
+   */
   @Post('join')
   @HttpCode(200)
-  join(@Body() body: JoinProviderDto, @RequestContext() context: CommandContext) {
-    return this.commands.execute(new JoinComputeProvider({ changes: { ...body } }, context));
+  @OptionallyAuthenticated()
+  join(@Req() request: { user?: AuthUser }, @Body() body: JoinProviderDto, @RequestContext() context: CommandContext) {
+    const setsPolicy = request.user?.role === 'operator' || request.user?.role === 'admin';
+    return this.commands.execute(new JoinComputeProvider({ changes: { ...body }, setsPolicy }, context));
   }
 
   /** Ingestion of served compute until the serving subsystem reports it itself. */

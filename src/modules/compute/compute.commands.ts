@@ -27,9 +27,15 @@ export interface ProviderJoinReceipt {
   node_id: string;
   /** the effective settings after the join (environment > stored > default) */
   config: ComputeSettings;
+  /** policy fields the join was given but may not set (the caller is not an operator or admin) */
+  ignored_fields?: string[];
 }
 
-export class JoinComputeProvider extends DomainCommand<Pick<CommandInput<PeerNodeCommand, 'join'>, 'changes'>, ProviderJoinReceipt> {}
+/** `setsPolicy`: the caller is an operator or admin, whose join also sets the node's compute policy. */
+export class JoinComputeProvider extends DomainCommand<
+  Pick<CommandInput<PeerNodeCommand, 'join'>, 'changes'> & { setsPolicy: boolean },
+  ProviderJoinReceipt
+> {}
 
 export class RecordComputeServed extends DomainCommand<Omit<CommandInput<ComputeReportCommand, 'record'>, 'nodeId'>, { recorded: boolean; report_id: string }> {}
 

@@ -72,10 +72,13 @@ export class UpdateComputeSettingsHandler implements ICommandHandler<UpdateCompu
 export const JOIN_DEFAULTS = { cause_alignment: 'democratize_compute', compute_policy: 'local_preferred', accept_thought_experiments: true };
 
 /**
- * POST /api/settings/compute/provider/join: the first join records the peer
- * fields and the join on `peerNode-<nodeId>`, then the policy fields on
- * `nodeCompute-<nodeId>`. Later joins change nothing (the route is open).
- * The reply is the settings in effect after the join, from both streams.
+ * POST /api/settings/compute/provider/join: any node may join; the first
+ * join records the peer fields and the join on `peerNode-<nodeId>` (later
+ * joins change nothing there). Only an operator's or admin's join sets the
+ * node's compute policy on `nodeCompute-<nodeId>` (the join defaults on the
+ * first such join, then what it gives); policy fields from anyone else are
+ * ignored and named in `ignored_fields`. The reply is the settings in effect
+ * after the join, from both streams.
  */
 @CommandHandler(JoinComputeProvider)
 export class JoinComputeProviderHandler implements ICommandHandler<JoinComputeProvider> {
@@ -90,15 +93,17 @@ export class JoinComputeProviderHandler implements ICommandHandler<JoinComputePr
     const given = Object.fromEntries(Object.entries(payload.changes).filter(([, value]) => value !== undefined));
     const withDefaults = { ...JOIN_DEFAULTS, ...given };
     const peer = pickFields(withDefaults, isPeerField);
-    const policy = pickFields(withDefaults, isPolicyField);
     const joined = await this.executor.execute(peerNodeDecider, peerNodeStreamId(nodeId), { kind: 'join', nodeId, nodeTier, changes: peer }, context);
-    const firstJoin = joined.events.some((e) => e.type === 'ComputeProviderJoined');
     const policyStream = nodeComputeStreamId(nodeId);
-    const { state: policyState } = firstJoin
-      ? await this.executor.execute(nodeComputeDecider, policyStream, { kind: 'update', nodeId, nodeTier, changes: policy }, context)
-      : await this.executor.load(nodeComputeDecider, policyStream);
+    const stored = await this.executor.load(nodeComputeDecider, policyStream);
+    const policy = pickFields(Object.keys(stored.state.stored).length === 0 ? withDefaults : given, isPolicyField);
+    const { state: policyState } =
+      payload.setsPolicy && Object.keys(policy).length > 0
+        ? await this.executor.execute(nodeComputeDecider, policyStream, { kind: 'update', nodeId, nodeTier, changes: policy }, context)
+        : stored;
     const { values } = mergeComputeSettings(this.overrides, { policy: policyState.stored, peer: joined.state.record }, nodeTier);
-    return { joined: true, node_id: nodeId, config: values };
+    const ignored = payload.setsPolicy ? [] : Object.keys(given).filter(isPolicyField);
+    return { joined: true, node_id: nodeId, config: values, ...(ignored.length > 0 ? { ignored_fields: ignored } : {}) };
   }
 }
 

@@ -4,48 +4,49 @@
  *   AcceptGoal plans the sub-tasks (goal-planner.ts), records GoalAccepted
  *   and answers 202: the work itself happens over the hive, after the request.
  * - GET /goals/:id: the goal's status from the `goals` read model.
- * Like /chat: anonymous callers act for the body's user_id, an authenticated
- * caller only for itself (403 otherwise). GET is open to whoever holds the
- * goal id (a random UUID). Bodies use the `{success, data}` envelope, errors
+ * Like /chat, the acting user is the caller (pipeline-caller.ts): an
+ * authenticated user only for itself (403 otherwise), the local guest never
+ * for a registered user. GET shows a goal only to its user (or an admin):
+ * 404 to anyone else. Bodies use the `{success, data}` envelope, errors
  * `{success:false, error}`.
  */
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { OptionallyAuthenticated } from '../accounts/auth/authenticated.guard';
-import type { AuthUser } from '../accounts/auth/auth-user';
+import { ActingUsers, Caller, type PipelineCaller, PipelineRoute } from '../accounts/auth/pipeline-caller';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { AcceptGoal, type AcceptedGoal } from './goals.commands';
 import { GoalsQueries, type GoalView } from './goals.queries';
 import { CreateGoalDto, goalIdParam, goalRequest } from './goals.requests';
 
 @Controller('goals')
-@OptionallyAuthenticated()
+@PipelineRoute()
 export class GoalsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: GoalsQueries,
+    private readonly acting: ActingUsers,
   ) {}
 
   @Post()
   @HttpCode(202)
+  @RateLimited('pipeline', 'pipeline_ip')
   async create(
-    @Req() request: FastifyRequest & { user?: AuthUser },
+    @Caller() caller: PipelineCaller,
     @Body() body: CreateGoalDto,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<AcceptedGoal>> {
-    if (request.user && request.user.id !== body.user_id) throw new DomainError('forbidden', 'user_id must be the authenticated user');
-    const accepted = await this.commands.execute(new AcceptGoal(goalRequest(body), { ...context, actor: request.user?.id ?? body.user_id }));
-    return ok(accepted);
+    const { userId, actor } = await this.acting.resolve(caller, body.user_id);
+    return ok(await this.commands.execute(new AcceptGoal({ ...goalRequest(body), userId }, { ...context, actor })));
   }
 
   @Get(':id')
-  async get(@Param('id') id: string): Promise<Envelope<GoalView>> {
+  async get(@Caller() caller: PipelineCaller, @Param('id') id: string): Promise<Envelope<GoalView>> {
     const view = await this.queries.view(goalIdParam(id));
-    if (!view) throw new DomainError('not_found', 'goal not found');
+    if (!view || !(await this.acting.mayRead(caller, view.user_id))) throw new DomainError('not_found', 'goal not found');
     return ok(view);
   }
 }

@@ -13,9 +13,11 @@ export const DEFAULT_TIMEOUT_SEC = 120;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 export class CreateGoalDto {
+  /** optional for an authenticated caller (the credential names the user); the local guest must give it */
+  @IsOptional()
   @IsString({ message: 'user_id must be a string' })
   @Matches(/^[A-Za-z0-9_.:@-]{1,128}$/, { message: 'user_id must be 1-128 characters of letters, digits, _ . : @ -' })
-  user_id!: string;
+  user_id?: string;
 
   @IsString({ message: 'goal must be a string' })
   @Matches(/\S/, { message: 'goal must not be empty' })
@@ -46,9 +48,8 @@ export class CreateGoalDto {
 }
 
 /** The goal as the client asked for it, with the defaults of what it left out. */
-export function goalRequest(body: CreateGoalDto): GoalRequest {
+export function goalRequest(body: CreateGoalDto): Omit<GoalRequest, 'userId'> {
   return {
-    userId: body.user_id,
     goal: body.goal,
     subtasks: body.subtasks,
     timeoutSec: body.timeout_sec ?? DEFAULT_TIMEOUT_SEC,

@@ -23,7 +23,8 @@ type Request = FastifyRequest & { user?: AuthUser };
 const unauthenticated = (message: string): DomainError => new DomainError('unauthenticated', message);
 const isUnauthenticated = (error: unknown): error is DomainError => error instanceof DomainError && error.kind === 'unauthenticated';
 
-function credentialOf(request: FastifyRequest): string | null {
+/** The credential a request presents (X-API-Key, or Authorization with or without `Bearer`), or null. */
+export function credentialOf(request: FastifyRequest): string | null {
   const apiKey = request.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey.trim()) return apiKey.trim();
   const header = request.headers.authorization;
@@ -99,9 +100,10 @@ export const UniformUnauthenticated = (): MethodDecorator & ClassDecorator => Se
 export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(ALLOW_API_KEYS, false);
 
 /**
- * For routes open to anonymous callers that act for a known user when one
- * authenticates (POST /chat): no credential passes with no user; a
- * credential must be valid (401 otherwise) and then sets request.user.
+ * For routes open to anyone that do more for a known user (POST
+ * /api/settings/compute/provider/join: an operator's join also sets the
+ * policy): no credential passes with no user; a credential must be valid
+ * (401 otherwise) and then sets request.user.
  */
 @Injectable()
 export class OptionalAuthenticationGuard {

@@ -6,6 +6,7 @@
  */
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
+import { AccountsModule } from '../../accounts/accounts.module';
 import { CommonModule } from '../../common/common.module';
 import { ChatModule } from '../chat.module';
 import { SchedulePromptHandler } from './schedule.handlers';
@@ -14,7 +15,7 @@ import { SCHEDULE_SETTINGS, scheduleSettingsOf } from './schedule-settings';
 import { TimeAgentController } from './time-agent.controller';
 
 @Module({
-  imports: [CommonModule, ChatModule],
+  imports: [CommonModule, AccountsModule, ChatModule],
   controllers: [TimeAgentController],
   providers: [
     { provide: SCHEDULE_SETTINGS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => scheduleSettingsOf(config) },

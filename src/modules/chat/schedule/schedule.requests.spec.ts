@@ -4,7 +4,7 @@ import { parseTimeAgentRequest, parseUtcTimestamp } from './schedule.requests';
 
 const now = new Date('2026-04-10T12:00:00.000Z');
 const valid = { user_id: 'alice@example.com', prompt_id: 'daily_news-1', prompt: 'summarise the news', schedule_time: '2026-04-10T12:30:00Z' };
-const refused = (body: unknown, message: string) => expect(() => parseTimeAgentRequest(body, now)).toThrow(new DomainError('invalid', message));
+const refused = (body: unknown, message: string) => expect(() => parseTimeAgentRequest(body, now, { userIdRequired: true })).toThrow(new DomainError('invalid', message));
 
 describe('parseUtcTimestamp', () => {
   it.each([
@@ -45,7 +45,7 @@ describe('parseUtcTimestamp', () => {
 
 describe('parseTimeAgentRequest', () => {
   it('accepts a valid body and ignores unknown fields', () => {
-    expect(parseTimeAgentRequest({ ...valid, extra: 1 }, now)).toEqual({
+    expect(parseTimeAgentRequest({ ...valid, extra: 1 }, now, { userIdRequired: true })).toEqual({
       userId: 'alice@example.com',
       promptId: 'daily_news-1',
       prompt: 'summarise the news',

@@ -11,7 +11,7 @@
  * in the future (strictly after the server's now).
  */
 import { invalid, objectBody } from '../../common/body-fields';
-import { PROMPT_MAX_CHARS, promptIdOf, userIdOf } from '../chat.requests';
+import { PROMPT_MAX_CHARS, promptIdOf, type UserIdRule, userIdOf, type WithBodyUserId } from '../chat.requests';
 import type { SchedulePrompt } from './schedule.commands';
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|\+00:00|\+0000)?$/;
@@ -33,12 +33,13 @@ export function parseUtcTimestamp(value: string): Date | null {
 const FIELDS = ['user_id', 'prompt_id', 'prompt', 'schedule_time'] as const;
 
 /** The same field rules and messages as POST /chat for user_id, prompt_id and prompt (chat.requests.ts). */
-export function parseTimeAgentRequest(raw: unknown, now: Date): SchedulePrompt['payload'] {
+export function parseTimeAgentRequest(raw: unknown, now: Date, rule: UserIdRule): WithBodyUserId<SchedulePrompt['payload']> {
   const body = objectBody(raw);
-  const missing = FIELDS.filter((f) => body[f] === undefined || body[f] === null);
+  const required = rule.userIdRequired ? FIELDS : FIELDS.filter((f) => f !== 'user_id');
+  const missing = required.filter((f) => body[f] === undefined || body[f] === null);
   if (missing.length > 0) throw invalid(`missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
 
-  const userId = userIdOf(body);
+  const userId = userIdOf(body, rule);
   const promptId = promptIdOf(body);
   const prompt = body.prompt;
   if (typeof prompt !== 'string' || prompt.trim() === '') throw invalid('prompt is required (a non-empty string)');

@@ -6,7 +6,11 @@
  *   400 `{success: false, error}` for a missing or malformed field or a
  *   schedule_time that is not in the future; 403 with the reason when the
  *   guardrail blocks the prompt.
- * - `GET /time_agent/:schedule_id` → 200 `{success: true, data: <status view>}`, 404 unknown.
+ * - `GET /time_agent/:schedule_id` → 200 `{success: true, data: <status view>}`, 404 unknown
+ *   or not the caller's.
+ *
+ * The acting user is the caller (pipeline-caller.ts): a JWT or API key, or
+ * the local guest; POST takes from the `pipeline` and `pipeline_ip` buckets.
  *
  * SPEC does not show the response bodies; the shapes are documented in
  * docs/chat-scheduler.md. When the prompt is due, the scheduler
@@ -18,31 +22,42 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError } from '../../../aggregates/shared/domain-error';
 import { Clock } from '../../../infrastructure/clock';
+import { ActingUsers, Caller, type PipelineCaller, PipelineRoute } from '../../accounts/auth/pipeline-caller';
 import type { CommandContext } from '../../common/command-executor';
 import { type Envelope, ok } from '../../common/envelope';
+import { RateLimited } from '../../common/rate-limits/rate-limits';
 import { RequestContext } from '../../common/request-context';
 import { SchedulePrompt, type ScheduleReceipt } from './schedule.commands';
 import { ScheduleQueries, type ScheduleView } from './schedule.queries';
 import { parseTimeAgentRequest } from './schedule.requests';
 
 @Controller('time_agent')
+@PipelineRoute()
 export class TimeAgentController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: ScheduleQueries,
+    private readonly acting: ActingUsers,
     private readonly clock: Clock,
   ) {}
 
   @Post()
   @HttpCode(202)
-  async schedule(@Body() body: unknown, @RequestContext() context: CommandContext): Promise<Envelope<ScheduleReceipt>> {
-    return ok(await this.commands.execute(new SchedulePrompt(parseTimeAgentRequest(body, this.clock.now()), context)));
+  @RateLimited('pipeline', 'pipeline_ip')
+  async schedule(
+    @Caller() caller: PipelineCaller,
+    @Body() raw: unknown,
+    @RequestContext() context: CommandContext,
+  ): Promise<Envelope<ScheduleReceipt>> {
+    const body = parseTimeAgentRequest(raw, this.clock.now(), { userIdRequired: caller.kind === 'local_guest' });
+    const { userId, actor } = await this.acting.resolve(caller, body.userId);
+    return ok(await this.commands.execute(new SchedulePrompt({ ...body, userId }, { ...context, actor })));
   }
 
   @Get(':schedule_id')
-  async status(@Param('schedule_id') scheduleId: string): Promise<Envelope<ScheduleView>> {
+  async status(@Caller() caller: PipelineCaller, @Param('schedule_id') scheduleId: string): Promise<Envelope<ScheduleView>> {
     const view = await this.queries.byId(scheduleId);
-    if (!view) throw new DomainError('not_found', 'scheduled prompt not found');
+    if (!view || !(await this.acting.mayRead(caller, view.user_id))) throw new DomainError('not_found', 'scheduled prompt not found');
     return ok(view);
   }
 }

@@ -11,7 +11,8 @@
  * - what a connection needs besides the bus: the inbox read model and the
  *   store's head position (see StreamSession);
  * - `serve`: one user's stream on a hijacked reply (SseResponse), with its
- *   heartbeat, from open to close.
+ *   heartbeat, from open to close; at most SVC_ENCOUNTER_STREAMS_PER_USER
+ *   open at once per user on this process (429 beyond).
  *
  * Subscribing retries in the background and never holds up the start (the
  * bus may be down: the inbox poll still delivers). onModuleDestroy ends every
@@ -130,7 +131,10 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
    */
   async serve(userId: string, resume: number | null, reply: FastifyReply): Promise<void> {
     if (!this.accepting) throw new DomainError('unavailable', 'shutting down');
+    this.refuseOverCap(userId);
     const start = resume ?? (await this.headPosition());
+    // checked again with nothing awaited until connect(): concurrent opens cannot all slip under the cap
+    this.refuseOverCap(userId);
     const response = new SseResponse(reply);
     const session = new StreamSession(
       {
@@ -166,6 +170,14 @@ export class EncounterStreamService implements OnApplicationBootstrap, OnModuleD
       this.logger.warn(`stream failed: ${messageOf(error)}`);
       response.end();
     });
+  }
+
+  /** 429 when the user already holds SVC_ENCOUNTER_STREAMS_PER_USER open streams on this process. */
+  private refuseOverCap(userId: string): void {
+    const cap = this.config.encounter.streamsPerUser;
+    if ((this.connections.get(userId)?.size ?? 0) >= cap) {
+      throw new DomainError('rate_limited', `too many open streams: at most ${cap} per user; close one first`);
+    }
   }
 
   /** Registers a user's connection; the returned function unregisters it. */

@@ -3,7 +3,8 @@
  * pipeline computes a turn from the conversation's state before appending
  * it; two turns of one conversation computed at once would both be based on
  * the same state, so they queue. Across processes the conversation stream's
- * revision check still refuses the second (409).
+ * revision check still refuses the second (409). The token buckets queue
+ * takes of one bucket likewise, so a burst does not spin on compare-and-set.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<unknown>>();

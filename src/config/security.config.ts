@@ -1,0 +1,81 @@
+/**
+ * Who may act and how often (docs/security.md):
+ *
+ * - ANONYMOUS_CHAT (default `local`): `local` lets a caller without a
+ *   credential use the agent pipeline routes (/chat, /visual_agent,
+ *   /add_history, /time_agent, /goals) when it connects from a loopback
+ *   address, acting as a guest of that address, never as a registered user;
+ *   `off` requires a JWT or API key on them from everyone.
+ * - RATE_LIMIT_<BUCKET> = `<n>/<period>` with period `s`, `m`, `h` (e.g.
+ *   `30/1m`): the token buckets of the routes named in RATE_BUCKETS.
+ * - SOCIAL_RATE_LIMIT_DISABLED=1|true|yes: the account buckets (auth,
+ *   register, recovery) become 100000 a minute, as in the original, for load
+ *   tests. CHAT_RATE_LIMIT_PER_MINUTE (chat.config.ts) is the /chat bucket.
+ */
+import { ConfigError } from './config-error';
+
+export type AnonymousPipelineMode = 'local' | 'off';
+
+/** The buckets of this service; the route each guards is in docs/security.md. */
+export const RATE_BUCKETS = ['auth', 'register', 'recovery', 'pipeline', 'pipeline_ip'] as const;
+export type RateBucketName = (typeof RATE_BUCKETS)[number];
+
+export interface BucketConfig {
+  limit: number;
+  periodSec: number;
+}
+
+export interface SecurityConfig {
+  anonymousPipeline: AnonymousPipelineMode;
+  rateLimits: Record<RateBucketName, BucketConfig>;
+}
+
+/**
+ * Defaults: high enough for a person, a test suite or a NAT of a few users;
+ * low enough that guessing and account spam get nowhere (docs/security.md
+ * says what each stops).
+ */
+export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
+  /** login and guest-recover, per client IP */
+  auth: { limit: 30, periodSec: 60 },
+  /** register and guest-register, per client IP: each costs an argon2id hash */
+  register: { limit: 60, periodSec: 60 },
+  /** guest-recover from all callers together: the recovery-code space is one space */
+  recovery: { limit: 120, periodSec: 60 },
+  /** /visual_agent, /add_history, /time_agent, /goals, per user (per IP for anonymous callers) */
+  pipeline: { limit: 60, periodSec: 60 },
+  /** every pipeline route including /chat, per client IP whoever signs in: fresh guest accounts do not add up */
+  pipeline_ip: { limit: 600, periodSec: 60 },
+};
+
+const SOCIAL_BUCKETS: readonly RateBucketName[] = ['auth', 'register', 'recovery'];
+const DISABLED: BucketConfig = { limit: 100_000, periodSec: 60 };
+
+type Env = Record<string, string | undefined>;
+
+const PERIOD_SEC = { s: 1, m: 60, h: 3600 } as const;
+
+function bucket(env: Env, name: RateBucketName): BucketConfig {
+  const variable = `RATE_LIMIT_${name.toUpperCase()}`;
+  const value = env[variable]?.trim();
+  if (!value) return DEFAULT_BUCKETS[name];
+  const match = /^(\d{1,7})\/(\d{1,5})?([smh])$/.exec(value);
+  if (!match || +match[1] < 1 || match[2] === '0') {
+    throw new ConfigError(variable, `expected <requests>/<period> such as 30/1m or 5/10s, got '${value}'`);
+  }
+  return { limit: Number(match[1]), periodSec: Number(match[2] ?? 1) * PERIOD_SEC[match[3] as keyof typeof PERIOD_SEC] };
+}
+
+function truthy(env: Env, name: string): boolean {
+  return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').trim().toLowerCase());
+}
+
+export function loadSecurityConfig(env: Env): SecurityConfig {
+  const anonymous = (env.ANONYMOUS_CHAT ?? '').trim() || 'local';
+  if (anonymous !== 'local' && anonymous !== 'off') throw new ConfigError('ANONYMOUS_CHAT', `expected local or off, got '${anonymous}'`);
+  const socialOff = truthy(env, 'SOCIAL_RATE_LIMIT_DISABLED');
+  const rateLimits = Object.fromEntries(
+    RATE_BUCKETS.map((name) => [name, socialOff && SOCIAL_BUCKETS.includes(name) ? DISABLED : bucket(env, name)]),
+  ) as Record<RateBucketName, BucketConfig>;
+  return { anonymousPipeline: anonymous, rateLimits };
+}
