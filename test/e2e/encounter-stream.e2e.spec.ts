@@ -224,6 +224,17 @@ describe('encounter stream over SSE', () => {
     }
   });
 
+  it('given a user holding the most open streams allowed (5), when a sixth is opened, then 429; once one closes, a new one is accepted', async () => {
+    const user = await register();
+    const streams = [];
+    for (let i = 0; i < 5; i++) streams.push(await connect(user));
+    const refused = await connect(user);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, error: 'too many open streams: at most 5 per user; close one first' });
+    streams[0].close();
+    await eventually('a stream slot to be free again', async () => (await connect(user)).status === 200);
+  });
+
   it('refuses a malformed last_event_id with 400', async () => {
     const user = await register();
     const client = await connect(user, {}, `${STREAM}?last_event_id=abc`);
