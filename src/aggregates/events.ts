@@ -15,6 +15,7 @@ import type { PeerNodeEvent } from './compute/peer-node';
 import type { RevenueEntryEvent } from './compute/revenue-entry';
 import type { SettlementEvent } from './compute/settlement';
 import type { ContestEntryEvent } from './contest/contest-entry';
+import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
@@ -32,6 +33,7 @@ export type AnyDomainEvent =
   | SettlementEvent
   | RevenueEntryEvent
   | ContestEntryEvent
+  | ContestWindowEvent
   | ScoringEventEvent
   | WalletEvent
   | EncounterEvent

@@ -8,6 +8,7 @@ describe('loadContestConfig', () => {
     expect(loadContestConfig({}, now)).toEqual({
       startsAt: new Date('2026-03-01T12:00:00.000Z'),
       endsAt: new Date('2026-03-31T12:00:00.000Z'),
+      configured: { start: false, end: false },
     });
   });
 
@@ -15,6 +16,7 @@ describe('loadContestConfig', () => {
     expect(loadContestConfig({ SVC_CONTEST_START: '2026-04-01T00:00:00', SVC_CONTEST_END: '2026-05-01T08:30:15.250' }, now)).toEqual({
       startsAt: new Date('2026-04-01T00:00:00.000Z'),
       endsAt: new Date('2026-05-01T08:30:15.250Z'),
+      configured: { start: true, end: true },
     });
   });
 
@@ -26,6 +28,7 @@ describe('loadContestConfig', () => {
     expect(loadContestConfig({ SVC_CONTEST_END: '2026-03-02T00:00:00' }, now)).toEqual({
       startsAt: now,
       endsAt: new Date('2026-03-02T00:00:00.000Z'),
+      configured: { start: false, end: true },
     });
   });
 

@@ -1,14 +1,23 @@
 /**
  * The hive contest's window (SPEC §2.7): `SVC_CONTEST_START` and
  * `SVC_CONTEST_END`, ISO 8601 timestamps without a zone, read as UTC. Each
- * defaults to now and now + 30 days. An unparsable value, a value with a zone
- * or an end not after the start is a ConfigError naming the variable.
+ * defaults to now and now + 30 days; `configured` says which were set, and
+ * a defaulted start is fixed once per node by the contest module (the
+ * `ContestWindowFixed` event at first start), so restarts keep the window.
+ * An unparsable value, a value with a zone or an end not after the start is
+ * a ConfigError naming the variable.
  */
 import { ConfigError } from './config-error';
 
-export interface ContestConfig {
+/** The window a contest runs in (what CONTEST_CONFIG provides: fixed for this node). */
+export interface ContestWindow {
   startsAt: Date;
   endsAt: Date;
+}
+
+export interface ContestConfig extends ContestWindow {
+  /** which ends of the window the environment set (the others are defaults) */
+  configured: { start: boolean; end: boolean };
 }
 
 export const CONTEST_DEFAULT_DAYS = 30;
@@ -45,8 +54,8 @@ export function loadContestConfig(env: Env, now: Date): ContestConfig {
   if (endsAt.getTime() <= startsAt.getTime()) {
     throw new ConfigError(end ? 'SVC_CONTEST_END' : 'SVC_CONTEST_START', 'the contest must end after it starts');
   }
-  return { startsAt, endsAt };
+  return { startsAt, endsAt, configured: { start: Boolean(start), end: Boolean(end) } };
 }
 
-/** Nest injection token of the ContestConfig (provided by ContestModule until AppConfig carries it). */
+/** Nest injection token of this node's ContestWindow (ContestModule fixes it at start: contest-window.provider.ts). */
 export const CONTEST_CONFIG = Symbol('CONTEST_CONFIG');

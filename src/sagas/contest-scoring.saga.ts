@@ -18,7 +18,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ICommand } from '@nestjs/cqrs';
 import { isTrack, type ScoringEventType, scoreFor } from '../aggregates/contest/scoring';
 import { joinAward } from '../aggregates/contest/wallet';
-import { CONTEST_CONFIG, type ContestConfig } from '../config/contest.config';
+import { CONTEST_CONFIG, type ContestWindow } from '../config/contest.config';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ProcessManager } from '../infrastructure/sagas/process-manager';
 import { AwardSpark } from '../modules/contest/contest.commands';
@@ -85,7 +85,7 @@ function joinedAward(e: RecordedOf<'ContestJoined'>): AwardSpark | null {
 }
 
 /** The award of a scoring event inside the window, or null. */
-function scoringAward(e: Pick<RecordedEvent, 'metadata'>, facts: ScoringFacts | null, window: ContestConfig): AwardSpark | null {
+function scoringAward(e: Pick<RecordedEvent, 'metadata'>, facts: ScoringFacts | null, window: ContestWindow): AwardSpark | null {
   const score = facts ? scoreFor(facts, window) : null;
   if (!facts || !score) return null;
   const { userId, eventType, sourceId } = facts;
@@ -104,7 +104,7 @@ export class ContestScoringSaga implements ProcessManager {
   );
   readonly eventTypes = this.reactions.eventTypes;
 
-  constructor(@Inject(CONTEST_CONFIG) private readonly window: ContestConfig) {}
+  constructor(@Inject(CONTEST_CONFIG) private readonly window: ContestWindow) {}
 
   react(event: RecordedEvent): ICommand[] {
     return this.reactions.react(event);

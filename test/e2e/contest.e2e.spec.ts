@@ -309,3 +309,31 @@ describe('hive contest over HTTP', () => {
     });
   });
 });
+
+describe('the contest window of a node without SVC_CONTEST_START', () => {
+  it('given a node that started once, when it restarts later, then starts_at and ends_at are those of its first start', async () => {
+    const first = await startTestApp();
+    const before = (await first.request('GET', '/api/hive/contest/info')).body.data;
+    await first.close(false);
+    const again = await startTestApp({}, first.dataDir);
+    try {
+      const after = (await again.request('GET', '/api/hive/contest/info')).body.data;
+      expect({ starts_at: after.starts_at, ends_at: after.ends_at }).toEqual({ starts_at: before.starts_at, ends_at: before.ends_at });
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('given a node that fixed its window, when it restarts with SVC_CONTEST_END, then the end is the configured one and the start stays', async () => {
+    const first = await startTestApp();
+    const before = (await first.request('GET', '/api/hive/contest/info')).body.data;
+    await first.close(false);
+    const again = await startTestApp({ SVC_CONTEST_END: '2099-06-01T00:00:00' }, first.dataDir);
+    try {
+      const after = (await again.request('GET', '/api/hive/contest/info')).body.data;
+      expect({ starts_at: after.starts_at, ends_at: after.ends_at }).toEqual({ starts_at: before.starts_at, ends_at: '2099-06-01T00:00:00.000Z' });
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@ import {
   SCORING_EVENT_TYPES,
   type Track,
 } from '../../aggregates/contest/scoring';
-import type { ContestConfig } from '../../config/contest.config';
+import type { ContestWindow } from '../../config/contest.config';
 
 const TRACK_INFO: Record<Track, { name: string; description: string; example_contributions: string[] }> = {
   digital: {
@@ -26,7 +26,7 @@ const TRACK_INFO: Record<Track, { name: string; description: string; example_con
   },
 };
 
-export function contestInfo(config: ContestConfig, baseUrl: string) {
+export function contestInfo(config: ContestWindow, baseUrl: string) {
   return {
     name: 'Hive Contest',
     tagline: 'Build with the hive, for humans first.',

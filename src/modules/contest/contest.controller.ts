@@ -7,7 +7,7 @@ import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req } fro
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { Track } from '../../aggregates/contest/scoring';
-import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
+import { CONTEST_CONFIG, type ContestWindow } from '../../config/contest.config';
 import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
@@ -30,7 +30,7 @@ export class ContestController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: ContestQueries,
-    @Inject(CONTEST_CONFIG) private readonly contest: ContestConfig,
+    @Inject(CONTEST_CONFIG) private readonly contest: ContestWindow,
   ) {}
 
   @Get('info')

@@ -9,7 +9,7 @@ import { scoringEventDecider, scoringEventStreamId } from '../../aggregates/cont
 import { joinAward, walletDecider, walletStreamId } from '../../aggregates/contest/wallet';
 import { leftIn } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { CONTEST_CONFIG, type ContestConfig } from '../../config/contest.config';
+import { CONTEST_CONFIG, type ContestWindow } from '../../config/contest.config';
 import { AccountsQueries } from '../accounts/accounts.queries';
 import { CommandExecutor } from '../common/command-executor';
 import { AwardSpark, JoinContest, type JoinReceipt, ReportScoringEvent, type ScoringReportReceipt } from './contest.commands';
@@ -44,7 +44,7 @@ export class JoinContestHandler implements ICommandHandler<JoinContest> {
   constructor(
     private readonly executor: CommandExecutor,
     private readonly commands: CommandBus,
-    @Inject(CONTEST_CONFIG) private readonly contest: ContestConfig,
+    @Inject(CONTEST_CONFIG) private readonly contest: ContestWindow,
   ) {}
 
   async execute({ payload, context }: JoinContest): Promise<JoinReceipt> {
