@@ -2,14 +2,16 @@
  * SIGTERM while requests are in flight: they finish (or are refused with 503),
  * the process exits 0, and every write that was answered 201 is kept.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from '../support/app';
 import { eventually } from '../support/eventually';
+import { freePort } from '../support/free-port';
 import { startServiceProcess } from '../support/service-process';
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 describe('graceful shutdown', () => {
   let dataDir: string;
@@ -54,6 +56,37 @@ describe('graceful shutdown', () => {
     } finally {
       again.child.kill('SIGTERM');
       await again.exited;
+    }
+  });
+});
+
+describe('npm start', () => {
+  it('given the service started with npm start, when npm gets SIGTERM, then the service drains and exits too', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-npm-start-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // npm start compiles first when the build is stale (a fresh clone), then runs the built service
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: join(__dirname, '..', '..'),
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', EVENT_STORE: 'sqlite', READ_STORE: 'embedded', BUS: 'in-process' },
+      stdio: 'ignore',
+    });
+    const npmExited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    try {
+      await eventually('the service to be ready', async () => (await request(url, 'GET', '/ready')).status === 200, { timeoutMs: 110_000 });
+      npm.kill('SIGTERM');
+      await npmExited;
+      await eventually('the service to stop listening', async () => {
+        try {
+          await request(url, 'GET', '/health');
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
