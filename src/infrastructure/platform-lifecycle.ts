@@ -18,12 +18,17 @@ import { SagaRunner } from './sagas/saga-runner';
 
 const BUS_CLOSE_TIMEOUT_MS = 5000;
 
+/** What GET /ready answers: ready, or which subsystem it waits for and why. */
+export type Readiness = { ready: true } | { ready: false; waiting_for: 'startup' | 'projections' | 'shutdown'; detail: string };
+
 @Injectable()
 export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Platform');
   private ready = false;
   private closed = false;
   private draining = false;
+  /** the head position the read models must reach before the node is ready (null until start) */
+  private catchingUpTo: number | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -56,6 +61,19 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   isReady(): boolean {
     return this.ready && !this.closed;
+  }
+
+  /** Ready, or the subsystem the node waits for, with a detail for operators. */
+  readiness(): Readiness {
+    if (this.closed || this.draining) return { ready: false, waiting_for: 'shutdown', detail: 'the node is shutting down' };
+    if (this.isReady()) return { ready: true };
+    if (this.catchingUpTo === null) return { ready: false, waiting_for: 'startup', detail: 'opening the stores and starting the projections' };
+    const head = this.catchingUpTo;
+    const behind = this.projections
+      .status()
+      .filter((p) => p.position < head)
+      .map((p) => `${p.name} at ${p.position}${p.lastError ? ` (failing: ${p.lastError})` : ''}`);
+    return { ready: false, waiting_for: 'projections', detail: `read models catching up to position ${head}: ${behind.join(', ')}` };
   }
 
   /** Called on SIGTERM before the server closes, so load balancers stop sending traffic. */
@@ -92,6 +110,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
 
   private async catchUpThenReady(): Promise<void> {
     const head = await this.eventStore.headPosition();
+    this.catchingUpTo = head;
     while (!this.closed && !(await this.projections.catchUpTo(head, 1000))) {
       this.logger.log(`catching up to position ${head}: ${JSON.stringify(this.projections.status())}`);
     }

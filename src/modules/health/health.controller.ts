@@ -1,8 +1,11 @@
-/** Probes: /status (version, uptime), /health (liveness), /ready (stores, bus and projections up). */
+/**
+ * Probes: /status (version, uptime), /health (liveness), /ready (stores, bus
+ * and projections up; when not, 503 with the subsystem it waits for).
+ */
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
+import { PlatformLifecycle, type Readiness } from '../../infrastructure/platform-lifecycle';
 
 const startedAt = Date.now();
 
@@ -30,9 +33,9 @@ export class HealthController {
   }
 
   @Get('ready')
-  ready(@Res({ passthrough: true }) reply: FastifyReply): { ready: boolean } {
-    const ready = this.platform.isReady();
-    reply.status(ready ? 200 : 503);
-    return { ready };
+  ready(@Res({ passthrough: true }) reply: FastifyReply): Readiness {
+    const readiness = this.platform.readiness();
+    reply.status(readiness.ready ? 200 : 503);
+    return readiness;
   }
 }
