@@ -9,11 +9,13 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { loadConfigOrExit } from './config/config';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
+import { markRunning } from './infrastructure/running-marker';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const app = await createApp(config);
   await app.listen(config.port, config.host);
+  markRunning(config.dataDir, 'api');
   const logger = new Logger('Main');
   logger.log(`listening on ${config.host}:${config.port}, data in ${config.dataDir}`);
 

@@ -10,6 +10,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { loadConfigOrExit } from './config/config';
+import { markRunning } from './infrastructure/running-marker';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
+  markRunning(config.dataDir, 'worker');
   new Logger('Worker').log(`running projections, sagas and relay (node ${config.nodeId})`);
 }
 

@@ -1,8 +1,11 @@
 /**
- * `npm run projections:rebuild [-- name ...]`: drops the named read models
- * (all when none is named) and replays the whole event log into them, with a
- * progress bar and the replay rate. Stop the service first: with the embedded
- * read store, a running service holds its own copy of the read models.
+ * `npm run projections:rebuild [-- [--force] name ...]`: drops the named read
+ * models (all when none is named) and replays the whole event log into them,
+ * with a progress bar and the replay rate. Stop the service first: with the
+ * embedded read store, a running service holds its own copy of the read
+ * models and would overwrite the rebuilt ones. The command refuses (exit 2)
+ * while a service process of this host runs on the same DATA_DIR, unless
+ * `--force`.
  */
 import 'reflect-metadata';
 import { SingleBar, Presets } from 'cli-progress';
@@ -11,10 +14,22 @@ import { UpcasterRegistry } from '../infrastructure/eventsourcing/upcasters';
 import { createEventStore, createReadStore } from '../infrastructure/ports.factory';
 import { ProjectionRegistry } from '../infrastructure/projections/projection-registry';
 import { ProjectionEngine } from '../infrastructure/projections/projection-engine';
+import { runningServices } from '../infrastructure/running-marker';
 import { ALL_PROJECTIONS } from '../projections';
 
-async function main(names: string[]): Promise<void> {
+async function main(args: string[]): Promise<void> {
   const config = loadConfigOrExit();
+  const force = args.includes('--force');
+  const names = args.filter((arg) => arg !== '--force');
+  const running = runningServices(config.dataDir);
+  if (running.length > 0 && !force) {
+    const who = running.map((s) => `${s.role} process ${s.pid} (since ${s.started_at})`).join(', ');
+    process.stderr.write(
+      `refusing to rebuild: a running service uses ${config.dataDir}: ${who}. Stop it first, or pass --force ` +
+        '(with the embedded read store the running service would overwrite the rebuilt read models).\n',
+    );
+    process.exit(2);
+  }
   const registry = new ProjectionRegistry(ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
   const eventStore = await createEventStore(config, new UpcasterRegistry());

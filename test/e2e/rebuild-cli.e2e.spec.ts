@@ -3,13 +3,15 @@
  * equals the one the running service maintained.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config/config';
 import { createReadStore } from '../../src/infrastructure/ports.factory';
 import { adapterEnv } from '../support/adapters';
 import { startTestApp, uniqueName } from '../support/app';
+import { startServiceProcess } from '../support/service-process';
 
 jest.setTimeout(120_000);
 
@@ -52,5 +54,34 @@ describe('projections:rebuild CLI', () => {
 
     expect(await snapshot(t.dataDir)).toEqual(live);
     rmSync(t.dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('projections:rebuild beside a running service', () => {
+  const rebuild = (dataDir: string, args: string[]) => {
+    const root = join(__dirname, '..', '..');
+    return promisify(execFile)(process.execPath, ['-r', 'ts-node/register', join(root, 'src', 'cli', 'rebuild-projections.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATA_DIR: dataDir, ...adapterEnv(dataDir) },
+    });
+  };
+
+  it('given a service running on the data folder, when rebuilding, then it refuses and names the process; --force rebuilds', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-rebuild-live-'));
+    const service = await startServiceProcess(dataDir);
+    try {
+      const refused = await rebuild(dataDir, ['users']).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code).toBe(2);
+      expect(refused?.stderr).toContain(`refusing to rebuild: a running service uses ${dataDir}: api process ${service.child.pid}`);
+      const forced = await rebuild(dataDir, ['--force', 'users']);
+      expect(forced.stdout).toMatch(/users: replayed \d+ events/);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
