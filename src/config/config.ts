@@ -11,6 +11,7 @@ import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
 import { NODE_TIERS, type NodeTier } from './node-tier';
@@ -81,6 +82,8 @@ export interface AppConfig {
   llm: LlmConfig;
   /** the chat pipeline's rate limit and budget (CHAT_*) */
   chat: ChatConfig;
+  /** the HTTP server's timeouts and connection caps (HTTP_*) */
+  http: HttpConfig;
 }
 
 export { ConfigError };
@@ -228,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     encounter: loadEncounterConfig(env),
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
+    http: loadHttpConfig(env),
   };
 }
 
