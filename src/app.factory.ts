@@ -13,7 +13,8 @@ import { capConnections, serverTimeoutOptions } from './infrastructure/http/serv
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
-import { HttpExceptionFilter } from './modules/common/http-exception.filter';
+import { frameworkErrorReply, HttpExceptionFilter } from './modules/common/http-exception.filter';
+import { registerJsonBodyParser } from './modules/common/json-body';
 
 export interface CreateAppOptions {
   /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
@@ -28,11 +29,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...serverTimeoutOptions(config.http),
+    frameworkErrors: frameworkErrorReply,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api', options.extraProjections), adapter, {
     logger: config.logLevel === 'silent' ? false : logLevels(config.logLevel),
     bufferLogs: false,
+    // JSON only, with our checks (json-body.ts): not Nest's JSON and form parsers
+    bodyParser: false,
   });
+  registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   capConnections(app.getHttpServer(), config.http);
