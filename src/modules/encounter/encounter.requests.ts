@@ -11,7 +11,7 @@ import type { SwipeDecision } from '../../aggregates/encounter/encounter.events'
 import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
 import type { SightingCommand } from '../../aggregates/encounter/sighting';
 import type { CommandInput } from '../../aggregates/shared/decider';
-import { type Body, flag, invalid, objectBody } from '../common/body-fields';
+import { type Body, flag, invalid, nameOf, objectBody } from '../common/body-fields';
 
 function optionalInteger(body: Body, field: string): number | undefined {
   const value = body[field];
@@ -55,8 +55,9 @@ export function discoverableRequest(raw: unknown): DiscoverableRequest {
     ttlSec: optionalInteger(body, 'ttl_sec'),
     ageClaim18: flag(body, 'age_claim_18'),
     faceVisible: flag(body, 'face_visible'),
-    avatarStyle: typeof avatarStyle === 'string' ? avatarStyle : undefined,
-    vibeTags: Array.isArray(vibeTags) ? (vibeTags as string[]) : undefined,
+    // shown to the people nearby: names' rules (NFC, no control, bidi or invisible characters)
+    avatarStyle: typeof avatarStyle === 'string' ? nameOf(avatarStyle, 'avatar_style') : undefined,
+    vibeTags: Array.isArray(vibeTags) ? (vibeTags as string[]).map((tag, i) => nameOf(tag, `vibe_tags[${i}]`)) : undefined,
   };
 }
 
