@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { IsName, nameOf } from './body-fields';
+import { InRange, IsName, nameOf, numberIn } from './body-fields';
 
 class Named {
   @IsName()
@@ -56,5 +56,42 @@ describe('names', () => {
 
   it('given a DTO field with @IsName and a number, then the rule leaves it to the type check', () => {
     expect(validateSync(dto(5))).toEqual([]);
+  });
+});
+
+class Figures {
+  @InRange({ min: 0, max: 24 })
+  hours?: unknown;
+
+  @InRange({ min: 1, max: 10, integer: true })
+  count?: unknown;
+}
+
+describe('number ranges', () => {
+  it.each([
+    ['1e308', 1e308],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['NaN', Number.NaN],
+    ['below the minimum', -1],
+    ['a numeric string', '5'],
+    ['null', null],
+  ])('given %s, then 400 naming the field and its range', (_what, value) => {
+    expect(() => numberIn(value, 'hours', { min: 0, max: 24 })).toThrow(new DomainError('invalid', 'hours must be a number from 0 to 24'));
+  });
+
+  it('given the bounds themselves, then they are in range', () => {
+    expect([numberIn(0, 'hours', { min: 0, max: 24 }), numberIn(24, 'hours', { min: 0, max: 24 })]).toEqual([0, 24]);
+  });
+
+  it('given a fraction for an integer range, then 400 saying integer', () => {
+    expect(() => numberIn(1.5, 'count', { min: 1, max: 10, integer: true })).toThrow('count must be an integer from 1 to 10');
+  });
+
+  it('given DTO fields with @InRange out of range, then one message per field', () => {
+    const errors = validateSync(plainToInstance(Figures, { hours: 'x', count: 11 }));
+    expect(errors.map((e) => e.constraints)).toEqual([
+      { inRange: 'hours must be a number from 0 to 24' },
+      { inRange: 'count must be an integer from 1 to 10' },
+    ]);
   });
 });

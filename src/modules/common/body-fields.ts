@@ -62,3 +62,35 @@ export function IsName(): PropertyDecorator {
     rule(target, property);
   };
 }
+
+/** A number field's documented range: finite, from `min` to `max`, a whole number when `integer`. */
+export interface NumberRange {
+  min: number;
+  max: number;
+  integer?: boolean;
+}
+
+function rangeText(field: string, range: NumberRange): string {
+  return `${field} must be ${range.integer ? 'an integer' : 'a number'} from ${range.min} to ${range.max}`;
+}
+
+function inRange(value: unknown, range: NumberRange): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && (!range.integer || Number.isInteger(value)) && value >= range.min && value <= range.max;
+}
+
+/** The number, or 400 `<field> must be a number from <min> to <max>` (an integer, with `integer`). */
+export function numberIn(value: unknown, field: string, range: NumberRange): number {
+  if (!inRange(value, range)) throw invalid(rangeText(field, range));
+  return value;
+}
+
+/** `numberIn` for a DTO field: one check and one message for the type and the range. */
+export function InRange(range: NumberRange): PropertyDecorator {
+  return ValidateBy({
+    name: 'inRange',
+    validator: {
+      validate: (value: unknown) => inRange(value, range),
+      defaultMessage: (args) => rangeText(args?.property ?? 'value', range),
+    },
+  });
+}
