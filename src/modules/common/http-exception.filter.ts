@@ -70,14 +70,20 @@ function httpMessage(error: HttpException): string {
   return typeof message === 'string' ? message : error.message;
 }
 
+const FRAMEWORK_ERROR_TEXTS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the request URL is malformed',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path parameter of the URL is too long',
+};
+
 /**
- * Fastify's `frameworkErrors`: what Fastify refuses before routing, where no
+ * Fastify's `frameworkErrors`: what Fastify refuses while routing, where no
  * Nest filter runs (a path whose percent-encoding does not decode, e.g.
- * `%ED%A0%80`), in the same envelope.
+ * `%ED%A0%80`: 400; a path parameter over 100 characters: 414), in the same
+ * envelope.
  */
 export function frameworkErrorReply(error: FastifyError, _request: unknown, reply: FastifyReply): void {
-  const bad = error.code === 'FST_ERR_BAD_URL';
-  void reply.status(bad ? 400 : 500).send({ success: false, error: bad ? 'the request URL is malformed' : 'internal error' });
+  const text = FRAMEWORK_ERROR_TEXTS[error.code];
+  void reply.status(text ? (error.statusCode ?? 400) : 500).send({ success: false, error: text ?? 'internal error' });
 }
 
 @Catch()
