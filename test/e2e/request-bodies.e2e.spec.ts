@@ -99,6 +99,20 @@ describe('request bodies', () => {
     expect(res.status).toBeLessThan(300);
   });
 
+  it('given a path parameter over 100 characters, when requested, then 414 in the error envelope', async () => {
+    const res = await t.request('GET', `/goals/${'a'.repeat(101)}`);
+    expect(res).toMatchObject({ status: 414, body: { success: false, error: 'a path parameter of the URL is too long' } });
+  });
+
+  it('given HEAD on the encounter stream, when authenticated, then the headers alone and the response ends', async () => {
+    const viewer = await t.request('POST', '/api/social/register', {
+      body: { username: 'streamhead', email: 'streamhead@example.com', password: 'correct horse battery' },
+    });
+    const res = await t.request('HEAD', '/api/social/encounter/stream', { token: viewer.body.data.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  });
+
   it('given a path whose percent-encoding does not decode, when requested, then 400 in the error envelope', async () => {
     const res = await t.request('GET', '/goals/%ED%A0%80');
     expect(res).toMatchObject({ status: 400, body: { success: false, error: 'the request URL is malformed' } });
