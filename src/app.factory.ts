@@ -1,17 +1,20 @@
 /**
- * Builds the HTTP application: Fastify with the body limit, one validation
- * pipe and one exception filter for every route. Used by main.ts and the e2e
- * tests, so tests exercise exactly what runs in production.
+ * Builds the HTTP application: Fastify with the body limit, the server's
+ * timeouts and connection caps, one validation pipe and one exception filter
+ * for every route. Used by main.ts and the e2e tests, so tests exercise
+ * exactly what runs in production.
  */
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
+import { capConnections, serverTimeoutOptions } from './infrastructure/http/server-limits';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
-import { HttpExceptionFilter } from './modules/common/http-exception.filter';
+import { frameworkErrorReply, HttpExceptionFilter } from './modules/common/http-exception.filter';
+import { registerJsonBodyParser } from './modules/common/json-body';
 
 export interface CreateAppOptions {
   /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
@@ -25,13 +28,19 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...serverTimeoutOptions(config.http),
+    frameworkErrors: frameworkErrorReply,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api', options.extraProjections), adapter, {
     logger: config.logLevel === 'silent' ? false : logLevels(config.logLevel),
     bufferLogs: false,
+    // JSON only, with our checks (json-body.ts): not Nest's JSON and form parsers
+    bodyParser: false,
   });
+  registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
+  capConnections(app.getHttpServer(), config.http);
   closeConnectionsWhileDraining(app);
   return app;
 }

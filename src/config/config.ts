@@ -11,6 +11,7 @@ import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
 import { loadSecurityConfig, type SecurityConfig } from './security.config';
@@ -84,6 +85,8 @@ export interface AppConfig {
   chat: ChatConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
+  /** the HTTP server's timeouts and connection caps (HTTP_*) */
+  http: HttpConfig;
 }
 
 export { ConfigError };
@@ -232,6 +235,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
     security: loadSecurityConfig(env),
+    http: loadHttpConfig(env),
   };
 }
 

@@ -28,7 +28,8 @@ describe('encounter races', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // 400 users at once from one test client: one address, so no cap per address (HTTP_MAX_CONNECTIONS_PER_IP)
+    t = await startTestApp({ HTTP_MAX_CONNECTIONS_PER_IP: '0' });
   });
   afterAll(async () => {
     await t?.close();

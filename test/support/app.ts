@@ -18,6 +18,7 @@ import { ProjectionEngine } from '../../src/infrastructure/projections/projectio
 import { SagaRunner } from '../../src/infrastructure/sagas/saga-runner';
 import { adapterEnv } from './adapters';
 import { eventually } from './eventually';
+import { recordRoutes, type RouteInfo } from './routes';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -29,6 +30,8 @@ export interface TestApp {
   app: NestFastifyApplication;
   url: string;
   dataDir: string;
+  /** every route the app registered (method and URL with `:param`s), for tests that visit them all */
+  routes: readonly RouteInfo[];
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
   /** Closes the app; keeps DATA_DIR unless `removeData` (default true). */
   close(removeData?: boolean): Promise<void>;
@@ -56,6 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     ...env,
   });
   const app = await createApp(config);
+  const routes = recordRoutes(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
@@ -64,6 +68,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     app,
     url,
     dataDir: dir,
+    routes,
     request: (method, path, options) => request(url, method, path, options),
     async close(removeData = true) {
       const bus = app.get<MessageBus>(MESSAGE_BUS);

@@ -1,10 +1,14 @@
 /**
  * Request bodies of the account routes. Unknown fields are dropped; a wrong
- * type or a missing field gives a 400 naming the field.
+ * type or a missing field gives a 400 naming the field. Names shown to others
+ * (display_name, guest_name, an API key's name) are NFC and hold no control,
+ * bidi or invisible characters (`@IsName()`); a username's pattern allows
+ * none anyway.
  */
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { ROLES, type Role } from '../../aggregates/accounts/user.events';
 import { API_KEY_TIERS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
+import { IsName } from '../common/body-fields';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,50}$/;
 const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -26,6 +30,7 @@ export class RegisterRequest {
   @IsOptional()
   @IsString()
   @Length(1, 100, { message: 'display_name must be 1-100 characters' })
+  @IsName()
   display_name?: string;
 }
 
@@ -44,6 +49,7 @@ export class LoginRequest {
 export class GuestRegisterRequest {
   @IsString()
   @Length(1, 50, { message: 'guest_name must be 1-50 characters' })
+  @IsName()
   guest_name!: string;
 
   @IsOptional()
@@ -73,6 +79,7 @@ export class ChangeRoleRequest {
 export class IssueApiKeyRequest {
   @IsString()
   @Length(1, 100, { message: 'name must be 1-100 characters' })
+  @IsName()
   name!: string;
 
   @IsString()

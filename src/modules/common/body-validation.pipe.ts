@@ -1,13 +1,16 @@
 /**
  * DTO validation for every route: unknown fields are dropped, wrong types and
  * missing fields give a 400 that names the field, and a body that is not a
- * JSON object is refused before any handler sees it (no body reads as `{}`). Refusals are
+ * JSON object is refused before any handler sees it; a request without a
+ * body reads as `{}` (objectBody, as on the routes with field readers), so a
+ * route whose fields are all optional takes a body-less POST. Refusals are
  * `DomainError('invalid', ...)`, the one error type of our code, which
  * HttpExceptionFilter maps to the 400.
  */
 import { type ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { DomainError } from '../../aggregates/shared/domain-error';
+import { objectBody } from './body-fields';
 
 function messages(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((e) => {
@@ -31,13 +34,7 @@ export class BodyValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
-      // no body at all reads as {}: a route whose fields are all optional takes an empty POST
-      if (value === undefined) value = {};
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new DomainError('invalid', 'request body must be a JSON object');
-      }
-    }
-    return super.transform(value, metadata);
+    const body = metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object ? objectBody(value) : value;
+    return super.transform(body, metadata);
   }
 }

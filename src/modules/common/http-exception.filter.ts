@@ -4,10 +4,11 @@
  * are logged; nothing else is swallowed.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domain-error';
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
 import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
+import { JSON_ONLY } from './json-body';
 import { RawBodyError } from './raw-body-error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -51,7 +52,9 @@ export function describeError(error: unknown): {
     return { status: 502, body: { success: false, error: `language model refused the request: ${error.message}` } };
   }
   if (error instanceof HttpException) {
-    return { status: error.getStatus(), body: { success: false, error: httpMessage(error) } };
+    // 415 comes from Fastify: no parser for the content type, or a malformed Content-Type
+    const status = error.getStatus();
+    return { status, body: { success: false, error: status === 415 ? JSON_ONLY : httpMessage(error) } };
   }
   if (error instanceof WrongExpectedRevisionError) {
     return { status: 409, body: { success: false, error: 'concurrent update, please retry' } };
@@ -65,6 +68,22 @@ function httpMessage(error: HttpException): string {
   const message = (response as { message?: unknown }).message;
   if (Array.isArray(message)) return message.join('; ');
   return typeof message === 'string' ? message : error.message;
+}
+
+const FRAMEWORK_ERROR_TEXTS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the request URL is malformed',
+  FST_ERR_MAX_PARAM_LENGTH: 'a path parameter of the URL is too long',
+};
+
+/**
+ * Fastify's `frameworkErrors`: what Fastify refuses while routing, where no
+ * Nest filter runs (a path whose percent-encoding does not decode, e.g.
+ * `%ED%A0%80`: 400; a path parameter over 100 characters: 414), in the same
+ * envelope.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const text = FRAMEWORK_ERROR_TEXTS[error.code];
+  void reply.status(text ? (error.statusCode ?? 400) : 500).send({ success: false, error: text ?? 'internal error' });
 }
 
 @Catch()

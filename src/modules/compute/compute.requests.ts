@@ -2,54 +2,76 @@
  * Requests of the compute routes. Bodies: every field is optional, but a
  * field that is present must be valid (null included: it is refused, not
  * treated as absent); unknown fields are dropped by the validation pipe.
+ * Every number has a finite range (RANGES, docs/api.md): a figure that is
+ * stored for ever must not turn the dashboards' sums into Infinity.
  * Query strings and path ids have readers.
  */
 import { randomUUID } from 'node:crypto';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import { CAUSE_ALIGNMENTS, COMPUTE_POLICIES } from '../../aggregates/compute/compute-fields';
 import type { DashboardScope } from '../../aggregates/compute/provider-access';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { invalid } from '../common/body-fields';
+import { InRange, invalid, type NumberRange } from '../common/body-fields';
 import type { RecordComputeServed, RecordRevenue } from './compute.commands';
 
 const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
-const Amount = () => IsNumber({ allowNaN: false, allowInfinity: false });
+
+/** money in US dollars: at most a billion */
+const USD = { min: 0, max: 1e9 };
+/** The range of every number of the compute bodies. */
+export const RANGES = {
+  /** US dollars per kWh */
+  electricity_rate_kwh: { min: 0, max: 1000 },
+  /** 24 hours of 1024 GPUs */
+  offered_gpu_hours_per_day: { min: 0, max: 24 * 1024 },
+  max_hive_gpu_pct: { min: 0, max: 100, integer: true },
+  metered_daily_limit_usd: USD,
+  min_settlement_spark: { min: 0, max: 1e9, integer: true },
+  /** one report: up to 40 days of 1024 GPUs */
+  gpu_hours: { min: 0, max: 1e6 },
+  inferences: { min: 0, max: 1e12, integer: true },
+  energy_kwh: { min: 0, max: 1e9 },
+  metered_api_cost_usd: USD,
+  amount_usd: { min: 0.01, max: 1e9 },
+  /** a billion dollars */
+  amount_cents: { min: 1, max: 1e11, integer: true },
+} satisfies Record<string, NumberRange>;
 const ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 export class JoinProviderDto {
   @Present() @IsIn(CAUSE_ALIGNMENTS) cause_alignment?: string;
-  @Present() @Amount() @Min(0) electricity_rate_kwh?: number;
-  @Present() @Amount() @Min(0) offered_gpu_hours_per_day?: number;
+  @Present() @InRange(RANGES.electricity_rate_kwh) electricity_rate_kwh?: number;
+  @Present() @InRange(RANGES.offered_gpu_hours_per_day) offered_gpu_hours_per_day?: number;
   @Present() @IsIn(COMPUTE_POLICIES) compute_policy?: string;
   @Present() @IsBoolean() accept_thought_experiments?: boolean;
 }
 
 export class UpdateComputeSettingsDto extends JoinProviderDto {
   @Present() @IsIn(COMPUTE_POLICIES) hive_compute_policy?: string;
-  @Present() @IsInt() @Min(0) @Max(100) max_hive_gpu_pct?: number;
+  @Present() @InRange(RANGES.max_hive_gpu_pct) max_hive_gpu_pct?: number;
   @Present() @IsBoolean() allow_metered_for_hive?: boolean;
-  @Present() @Amount() @Min(0) metered_daily_limit_usd?: number;
+  @Present() @InRange(RANGES.metered_daily_limit_usd) metered_daily_limit_usd?: number;
   @Present() @IsBoolean() accept_frontier_training?: boolean;
   @Present() @IsBoolean() auto_settle?: boolean;
-  @Present() @IsInt() @Min(0) min_settlement_spark?: number;
+  @Present() @InRange(RANGES.min_settlement_spark) min_settlement_spark?: number;
 }
 
 export class ComputeServedDto {
   /** idempotency key: the same report_id is recorded once */
   @Present() @IsString() @Matches(ID, { message: 'report_id must be 1..128 of letters, digits, _ . : -' }) report_id?: string;
-  @Present() @Amount() @Min(0) gpu_hours?: number;
-  @Present() @IsInt() @Min(0) inferences?: number;
-  @Present() @Amount() @Min(0) energy_kwh?: number;
-  @Present() @Amount() @Min(0) metered_api_cost_usd?: number;
+  @Present() @InRange(RANGES.gpu_hours) gpu_hours?: number;
+  @Present() @InRange(RANGES.inferences) inferences?: number;
+  @Present() @InRange(RANGES.energy_kwh) energy_kwh?: number;
+  @Present() @InRange(RANGES.metered_api_cost_usd) metered_api_cost_usd?: number;
 }
 
 export class RequestSettlementDto {
-  @Amount() @Min(0.01) amount_usd!: number;
+  @InRange(RANGES.amount_usd) amount_usd!: number;
 }
 
 export class RecordRevenueDto {
   @IsIn(['api', 'ad', 'hosting_payout']) stream!: 'api' | 'ad' | 'hosting_payout';
-  @IsInt() @Min(1) amount_cents!: number;
+  @InRange(RANGES.amount_cents) amount_cents!: number;
   @Present() @IsString() occurred_at?: string;
   @Present() @IsString() @Matches(ID, { message: 'entry_id must be 1..128 of letters, digits, _ . : -' }) entry_id?: string;
 }

@@ -11,7 +11,7 @@ import type { SwipeDecision } from '../../aggregates/encounter/encounter.events'
 import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/pubkey';
 import type { SightingCommand } from '../../aggregates/encounter/sighting';
 import type { CommandInput } from '../../aggregates/shared/decider';
-import { type Body, flag, invalid, objectBody } from '../common/body-fields';
+import { type Body, flag, invalid, nameOf, numberIn, objectBody } from '../common/body-fields';
 
 function optionalInteger(body: Body, field: string): number | undefined {
   const value = body[field];
@@ -55,10 +55,16 @@ export function discoverableRequest(raw: unknown): DiscoverableRequest {
     ttlSec: optionalInteger(body, 'ttl_sec'),
     ageClaim18: flag(body, 'age_claim_18'),
     faceVisible: flag(body, 'face_visible'),
-    avatarStyle: typeof avatarStyle === 'string' ? avatarStyle : undefined,
-    vibeTags: Array.isArray(vibeTags) ? (vibeTags as string[]) : undefined,
+    // shown to the people nearby: names' rules (NFC, no control, bidi or invisible characters)
+    avatarStyle: typeof avatarStyle === 'string' ? nameOf(avatarStyle, 'avatar_style') : undefined,
+    vibeTags: Array.isArray(vibeTags) ? (vibeTags as string[]).map((tag, i) => nameOf(tag, `vibe_tags[${i}]`)) : undefined,
   };
 }
+
+/** dBm, a signed byte as Bluetooth LE reports it */
+const RSSI_RANGE = { min: -128, max: 127, integer: true };
+/** seconds; a negative dwell reads as 0; at most a day */
+const DWELL_RANGE = { min: 0, max: 86_400, integer: true };
 
 /** A POST sighting body: the peer's raw pubkey (the handler finds the peer by its digest) and the decider's measurements. */
 export type SightingRequest = { peerPubkey: string } & Pick<CommandInput<SightingCommand, 'record'>, 'rssiPeak' | 'dwellSec' | 'lat' | 'lng'>;
@@ -69,8 +75,8 @@ export function sightingRequest(raw: unknown): SightingRequest {
   if (peerPubkey === null) throw invalid('peer_pubkey required (hex, >=16 chars)');
   return {
     peerPubkey,
-    rssiPeak: optionalInteger(body, 'rssi_peak') ?? 0,
-    dwellSec: Math.max(0, optionalInteger(body, 'dwell_sec') ?? 0),
+    rssiPeak: numberIn(optionalInteger(body, 'rssi_peak') ?? 0, 'rssi_peak', RSSI_RANGE),
+    dwellSec: numberIn(Math.max(0, optionalInteger(body, 'dwell_sec') ?? 0), 'dwell_sec', DWELL_RANGE),
     lat: optionalCoordinate(body, 'lat'),
     lng: optionalCoordinate(body, 'lng'),
   };

@@ -37,6 +37,12 @@ export class EncounterStreamController {
     @Query('last_event_id') lastEventIdQuery: unknown,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await this.streams.serve(user.id, resumePosition(lastEventId, lastEventIdQuery), reply);
+    const resume = resumePosition(lastEventId, lastEventIdQuery);
+    // HEAD (Fastify adds it to every GET): the stream's headers, no stream, which would never answer or end
+    if (reply.request.method === 'HEAD') {
+      void reply.type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache').send();
+      return;
+    }
+    await this.streams.serve(user.id, resume, reply);
   }
 }

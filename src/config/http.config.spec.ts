@@ -1,0 +1,61 @@
+import { ConfigError } from './config-error';
+import { defaultMaxConnections, loadHttpConfig, openFileLimit } from './http.config';
+
+const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
+Max cpu time              unlimited            unlimited            seconds
+Max open files            1024                 524288               files
+`;
+
+describe('HTTP server config', () => {
+  it('given no environment, then the documented defaults', () => {
+    expect(loadHttpConfig({}, 1_048_576)).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      idleTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnectionsPerIp: 256,
+      maxConnections: 10_000,
+    });
+  });
+
+  it('given the common open-file limit of 1024, then the total cap leaves 128 files for the rest', () => {
+    expect(loadHttpConfig({}, 1024).maxConnections).toBe(896);
+  });
+
+  it('given an unreadable open-file limit, then the total cap is 10000', () => {
+    expect(defaultMaxConnections(null)).toBe(10_000);
+  });
+
+  it('given /proc/self/limits, then the soft open-file limit is read from it', () => {
+    expect(openFileLimit(() => LIMITS)).toBe(1024);
+  });
+
+  it('given no /proc, then the open-file limit is unknown', () => {
+    expect(
+      openFileLimit(() => {
+        throw new Error('ENOENT');
+      }),
+    ).toBeNull();
+  });
+
+  it('given HTTP_MAX_CONNECTIONS, then it wins over the open-file limit', () => {
+    expect(loadHttpConfig({ HTTP_MAX_CONNECTIONS: '50' }, 1024).maxConnections).toBe(50);
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: 'soon' }, /HTTP_HEADERS_TIMEOUT_MS: expected an integer 100\.\.3600000, got 'soon'/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '5' }, /HTTP_REQUEST_TIMEOUT_MS: expected an integer/],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' }, /HTTP_REQUEST_TIMEOUT_MS: must be at least HTTP_HEADERS_TIMEOUT_MS/],
+    [{ HTTP_IDLE_TIMEOUT_MS: '10000' }, /HTTP_IDLE_TIMEOUT_MS: must exceed the SSE heartbeat/],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '-1' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS/],
+    [{ HTTP_MAX_CONNECTIONS_PER_IP: 'many' }, /HTTP_MAX_CONNECTIONS_PER_IP/],
+    [{ HTTP_MAX_CONNECTIONS: '0' }, /HTTP_MAX_CONNECTIONS: expected an integer 1\.\./],
+  ])('given %j, then start fails with a message naming the variable', (env, message) => {
+    expect(() => loadHttpConfig(env, 1024)).toThrow(ConfigError);
+    expect(() => loadHttpConfig(env, 1024)).toThrow(message);
+  });
+
+  it('given HTTP_MAX_CONNECTIONS_PER_IP=0, then there is no cap per address', () => {
+    expect(loadHttpConfig({ HTTP_MAX_CONNECTIONS_PER_IP: '0' }, 1024).maxConnectionsPerIp).toBe(0);
+  });
+});
