@@ -1,6 +1,6 @@
 /**
  * Limits of the HTTP server, so that slow or greedy clients cannot hold the
- * node's sockets (docs/operations.md, docs/security-limits.md):
+ * node's sockets (docs/operations.md, docs/security.md):
  *
  * - HTTP_HEADERS_TIMEOUT_MS (default 10000): a client must send its complete
  *   request head within this time of connecting (or of starting its next
