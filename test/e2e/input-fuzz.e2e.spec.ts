@@ -224,7 +224,7 @@ describe('hostile input on every route', () => {
   let routes: RouteInfo[];
 
   beforeAll(async () => {
-    t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), SVC_ADMIN_USERS: ADMIN, CHAT_RATE_LIMIT_PER_MINUTE: '100000' });
+    t = await startTestApp({ BODY_LIMIT_BYTES: String(BODY_LIMIT), SVC_ADMIN_USERS: ADMIN, CHAT_RATE_LIMIT_PER_MINUTE: '100000', RATE_LIMIT_PIPELINE: '100000/1m', RATE_LIMIT_PIPELINE_IP: '100000/1m' });
     const admin = await t.request('POST', '/api/social/register', {
       body: { username: ADMIN, email: 'fuzz@example.com', password: 'correct horse battery' },
     });

@@ -1,0 +1,141 @@
+/**
+ * The auth matrix over every route the app registers (docs/security.md):
+ * secure by default. A route not named below as open, pipeline or
+ * role-restricted must refuse a caller without a credential with 401; a new
+ * route therefore fails this test until it is authenticated or deliberately
+ * listed here.
+ *
+ * A caller on another machine is simulated with Fastify's inject and a
+ * remote address outside loopback.
+ */
+import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import type { RouteInfo } from '../support/routes';
+
+jest.setTimeout(60_000);
+
+const REMOTE = '203.0.113.9';
+const ADMIN = 'matrixadmin';
+
+const both = (path: string) => [`/api/social${path}`, `/social${path}`];
+
+/** Open to anyone: probes, signing up and in, the contest's public reads, joining as a compute provider (SPEC §5.4). */
+const OPEN = new Set([
+  'GET /status',
+  'GET /health',
+  'GET /ready',
+  ...[...both('/auth/register'), ...both('/register'), ...both('/auth/login'), ...both('/login'), ...both('/auth/guest-register'), ...both('/auth/guest-recover')].map(
+    (path) => `POST ${path}`,
+  ),
+  'GET /api/hive/contest/info',
+  'GET /api/hive/contest/leaderboard',
+  'GET /api/hive/contest/claude-code.mcp',
+  'POST /api/settings/compute/provider/join',
+]);
+
+/** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
+const PIPELINE = new Set([
+  'POST /chat',
+  'POST /visual_agent',
+  'POST /add_history',
+  'POST /time_agent',
+  'GET /time_agent/:schedule_id',
+  'POST /goals',
+  'GET /goals/:id',
+]);
+
+/** Routes a plain user may not use: operators and admins only, or admins only. */
+const ROLE_RESTRICTED = new Set([
+  'GET /api/revenue/dashboard',
+  'POST /api/revenue/records',
+  'GET /api/settings/compute',
+  'PUT /api/settings/compute',
+  'GET /api/settings/compute/provider',
+  'POST /api/settings/compute/provider/served',
+  'POST /api/settings/compute/provider/settlements',
+  'POST /api/settings/compute/provider/settlements/:id/complete',
+  'POST /api/hive/contest/events',
+  ...[...both('/admin/stats')].map((path) => `GET ${path}`),
+  ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+]);
+
+const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
+const concrete = (url: string) => url.replace(/:[A-Za-z_]+/g, 'x');
+
+describe('the auth matrix of every route', () => {
+  let t: TestApp;
+  let routes: RouteInfo[];
+  let userToken: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
+    routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
+    userToken = await newUserToken();
+  });
+
+  async function newUserToken(): Promise<string> {
+    const username = uniqueName('matrix');
+    const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
+    return res.body.data.token;
+  }
+  afterAll(() => t.close());
+
+  const send = async (route: RouteInfo, options: { remoteAddress?: string; token?: string }) => {
+    const res = await t.app.inject({
+      method: route.method as 'GET',
+      url: concrete(route.url),
+      remoteAddress: options.remoteAddress,
+      headers: { ...(route.method === 'GET' ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+      payload: route.method === 'GET' ? undefined : '{}',
+    });
+    return res.statusCode;
+  };
+
+  it('lists every route the tables name (a renamed route cannot hide)', () => {
+    const registered = new Set(routes.map(keyOf));
+    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED];
+    expect(named.filter((key) => !registered.has(key))).toEqual([]);
+    expect(routes.length).toBeGreaterThan(named.length);
+  });
+
+  it('given no credential from another machine, then every route but the open ones answers 401', async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const status = await send(route, { remoteAddress: REMOTE });
+      const open = OPEN.has(keyOf(route));
+      if (open === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('given no credential from this machine, then only the open and pipeline routes let the local guest in', async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const status = await send(route, { remoteAddress: '127.0.0.1' });
+      const admitted = OPEN.has(keyOf(route)) || PIPELINE.has(keyOf(route));
+      if (admitted === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('given a garbage token, then every route that is not open answers 401', async () => {
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => !OPEN.has(keyOf(r)))) {
+      const status = await send(route, { remoteAddress: REMOTE, token: 'garbage' });
+      if (status !== 401) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('given a plain user, then the role-restricted routes answer 403 and no other route 401 or 403 for its role', async () => {
+    const wrong: string[] = [];
+    // a stream route would hold the connection open: its authentication is covered above
+    for (const route of routes.filter((r) => !r.url.endsWith('/stream'))) {
+      // each logout revokes its token: give it one of its own
+      const token = route.url.endsWith('/logout') ? await newUserToken() : userToken;
+      const status = await send(route, { remoteAddress: REMOTE, token });
+      const restricted = ROLE_RESTRICTED.has(keyOf(route));
+      if (restricted ? status !== 403 : status === 401) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
