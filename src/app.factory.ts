@@ -1,7 +1,7 @@
 /**
  * Builds the HTTP application: Fastify with the body limit, the server's
- * timeouts and connection caps, one validation pipe and one exception filter
- * for every route. Used by main.ts and the e2e tests, so tests exercise
+ * timeouts and connection caps, security headers and CORS, one validation
+ * pipe and one exception filter for every route. Used by main.ts and the e2e tests, so tests exercise
  * exactly what runs in production.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
+import { registerBrowserPolicy } from './infrastructure/http/browser-policy';
 import { capConnections, serverTimeoutOptions } from './infrastructure/http/server-limits';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
@@ -38,6 +39,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bodyParser: false,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
+  await registerBrowserPolicy(app, config.http);
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   capConnections(app.getHttpServer(), config.http);

@@ -15,7 +15,21 @@ describe('HTTP server config', () => {
       keepAliveTimeoutMs: 72_000,
       maxConnectionsPerIp: 256,
       maxConnections: 10_000,
+      corsOrigins: [],
     });
+  });
+
+  it('given CORS_ORIGINS, then the listed origins (a trailing slash dropped), or any with *', () => {
+    expect(loadHttpConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173/' }, null).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadHttpConfig({ CORS_ORIGINS: '*' }, null).corsOrigins).toBe('*');
+  });
+
+  it('given an origin with a path or without a scheme, then a ConfigError names CORS_ORIGINS', () => {
+    expect(() => loadHttpConfig({ CORS_ORIGINS: 'app.example.com' }, null)).toThrow(ConfigError);
+    expect(() => loadHttpConfig({ CORS_ORIGINS: 'https://app.example.com/x' }, null)).toThrow(/CORS_ORIGINS/);
   });
 
   it('given the common open-file limit of 1024, then the total cap leaves 128 files for the rest', () => {

@@ -26,6 +26,10 @@
  *   stores and logs, at most 10000; 10000 when the limit cannot be read):
  *   open connections in total (Node's `server.maxConnections`); over it a new
  *   connection is closed at once.
+ * - CORS_ORIGINS (default: none, CORS off): the browser origins allowed to
+ *   call the API from another site, comma-separated (`https://app.example.com`),
+ *   or `*` for any origin. Credentials travel in headers (Authorization,
+ *   X-API-Key), never cookies, so no origin gets `Allow-Credentials`.
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error';
@@ -39,6 +43,8 @@ export interface HttpConfig {
   /** 0: no cap */
   maxConnectionsPerIp: number;
   maxConnections: number;
+  /** origins allowed by CORS: none (off), a list, or any ('*') */
+  corsOrigins: readonly string[] | '*';
 }
 
 type Env = Record<string, string | undefined>;
@@ -72,6 +78,18 @@ export function defaultMaxConnections(fileLimit: number | null): number {
   return Math.max(1, Math.min(MAX_CONNECTIONS_CEILING, fileLimit - RESERVED_FILES));
 }
 
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+function corsOrigins(env: Env): readonly string[] | '*' {
+  const value = env.CORS_ORIGINS?.trim();
+  if (!value) return [];
+  if (value === '*') return '*';
+  const origins = value.split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean);
+  const bad = origins.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) throw new ConfigError('CORS_ORIGINS', `expected origins such as https://app.example.com (scheme, host, port), or *, got '${bad}'`);
+  return origins;
+}
+
 export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimit()): HttpConfig {
   const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, HOUR_MS);
   const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, HOUR_MS);
@@ -90,5 +108,6 @@ export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimi
     keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, HOUR_MS),
     maxConnectionsPerIp: integer(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', defaultMaxConnections(fileLimit), 1, 1_000_000),
+    corsOrigins: corsOrigins(env),
   };
 }
