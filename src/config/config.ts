@@ -13,6 +13,7 @@ import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
+import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { loadSecurityConfig, type SecurityConfig } from './security.config';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
@@ -84,6 +85,8 @@ export interface AppConfig {
   chat: ChatConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
+  /** log format, access log, /metrics and tracing (LOG_FORMAT, ACCESS_LOG, METRICS*, OTEL_*) */
+  observability: ObservabilityConfig;
 }
 
 export { ConfigError };
@@ -232,6 +235,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
     security: loadSecurityConfig(env),
+    observability: loadObservabilityConfig(env),
   };
 }
 
