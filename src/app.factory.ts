@@ -1,16 +1,23 @@
 /**
  * Builds the HTTP application: Fastify with the body limit, the server's
  * timeouts and connection caps, security headers and CORS, one validation
- * pipe and one exception filter for every route. Used by main.ts and the e2e tests, so tests exercise
- * exactly what runs in production.
+ * pipe and one exception filter for every route, request ids, the access log,
+ * /metrics and request spans (http-observability.ts), and Nest's logger on
+ * pino. Used by main.ts and the e2e tests, so tests exercise exactly what
+ * runs in production.
  */
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
 import { registerBrowserPolicy } from './infrastructure/http/browser-policy';
 import { capConnections, serverTimeoutOptions } from './infrastructure/http/server-limits';
+import { installHttpObservability } from './infrastructure/observability/http-observability';
+import { createRootLogger, PinoLoggerService } from './infrastructure/observability/logger';
+import { Metrics } from './infrastructure/observability/metrics';
+import { requestIdOf } from './infrastructure/observability/request-ids';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
@@ -20,12 +27,21 @@ import { registerJsonBodyParser } from './modules/common/json-body';
 export interface CreateAppOptions {
   /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
   extraProjections?: readonly ProjectionDefinition[];
+  /** where the JSON log lines go instead of stdout (tests read the access lines) */
+  logDestination?: DestinationStream;
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createRootLogger({
+    level: config.logLevel,
+    format: config.observability.logFormat,
+    destination: options.logDestination,
+    base: { node: config.nodeId },
+  });
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
-    genReqId: () => randomUUID(),
+    // a caller's X-Request-Id when it is safe to echo and log, else a new UUID
+    genReqId: (request: IncomingMessage) => requestIdOf(request.headers),
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -33,13 +49,20 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     frameworkErrors: frameworkErrorReply,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, 'api', options.extraProjections), adapter, {
-    logger: config.logLevel === 'silent' ? false : logLevels(config.logLevel),
+    logger: config.logLevel === 'silent' ? false : new PinoLoggerService(logger),
     bufferLogs: false,
     // JSON only, with our checks (json-body.ts): not Nest's JSON and form parsers
     bodyParser: false,
   });
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
   await registerBrowserPolicy(app, config.http);
+  installHttpObservability(app.getHttpAdapter().getInstance(), {
+    logger,
+    metrics: app.get(Metrics),
+    accessLog: config.observability.accessLog,
+    metricsEnabled: config.observability.metrics.enabled,
+    metricsToken: config.observability.metrics.token,
+  });
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   capConnections(app.getHttpServer(), config.http);
@@ -60,9 +83,4 @@ function closeConnectionsWhileDraining(app: NestFastifyApplication): void {
       if (lifecycle.isDraining()) void reply.header('connection', 'close');
       return payload;
     });
-}
-
-function logLevels(level: Exclude<AppConfig['logLevel'], 'silent'>): ('error' | 'warn' | 'log' | 'debug' | 'verbose')[] {
-  const order = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-  return order.slice(0, order.indexOf(level) + 1);
 }

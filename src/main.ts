@@ -8,11 +8,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { loadConfigOrExit } from './config/config';
+import { startTracing } from './infrastructure/observability/tracing';
 import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import { markRunning } from './infrastructure/running-marker';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  // before the app is built: the SDK is loaded only when an OTLP endpoint is configured
+  const tracing = config.observability.tracing ? startTracing(config.observability.tracing) : null;
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   markRunning(config.dataDir, 'api');
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs).unref();
     app
       .close()
+      .then(() => tracing?.shutdown())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         logger.error(`shutdown failed: ${error instanceof Error ? error.stack : String(error)}`);

@@ -10,12 +10,16 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { loadConfigOrExit } from './config/config';
+import { createRootLogger, PinoLoggerService } from './infrastructure/observability/logger';
+import { startTracing } from './infrastructure/observability/tracing';
 import { markRunning } from './infrastructure/running-marker';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  if (config.observability.tracing) startTracing(config.observability.tracing);
+  const logger = createRootLogger({ level: config.logLevel, format: config.observability.logFormat, base: { node: config.nodeId, role: 'worker' } });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, 'worker'), {
-    logger: config.logLevel === 'silent' ? false : undefined,
+    logger: config.logLevel === 'silent' ? false : new PinoLoggerService(logger),
   });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();

@@ -14,6 +14,7 @@ import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
 import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
+import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { loadSecurityConfig, type SecurityConfig } from './security.config';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
@@ -87,6 +88,8 @@ export interface AppConfig {
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
   http: HttpConfig;
+  /** log format, access log, /metrics and tracing (LOG_FORMAT, ACCESS_LOG, METRICS*, OTEL_*) */
+  observability: ObservabilityConfig;
 }
 
 export { ConfigError };
@@ -236,6 +239,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chat: loadChatConfig(env),
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
+    observability: loadObservabilityConfig(env),
   };
 }
 

@@ -13,6 +13,8 @@ import { PROCESS_ROLE, type ProcessRole } from './process-role';
 import { Clock, SystemClock } from './clock';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { UpcasterRegistry } from './eventsourcing/upcasters';
+import { Metrics } from './observability/metrics';
+import { registerPlatformMetrics } from './observability/platform-metrics';
 import { PlatformLifecycle } from './platform-lifecycle';
 import type { ProjectionDefinition } from './projections/projection';
 import { ProjectionRegistry } from './projections/projection-registry';
@@ -21,6 +23,9 @@ import { ReadYourWrites } from './projections/read-your-writes';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SagaRunner } from './sagas/saga-runner';
 import { createEventStore, createMessageBus, createReadStore } from './ports.factory';
+
+/** The platform gauges' registration (a provider so that it runs once the parts exist). */
+const PLATFORM_METRICS = Symbol('PLATFORM_METRICS');
 
 @Global()
 @Module({})
@@ -34,10 +39,12 @@ export class InfrastructureModule {
         { provide: PROCESS_ROLE, useValue: role },
         { provide: Clock, useClass: SystemClock },
         UpcasterRegistry,
+        { provide: Metrics, useValue: new Metrics({ defaultMetrics: config.observability.metrics.enabled }) },
         {
           provide: EVENT_STORE,
-          inject: [UpcasterRegistry],
-          useFactory: (upcasters: UpcasterRegistry): Promise<EventStore> => createEventStore(config, upcasters),
+          inject: [UpcasterRegistry, Metrics],
+          useFactory: (upcasters: UpcasterRegistry, metrics: Metrics): Promise<EventStore> =>
+            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events)),
         },
         { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },
@@ -65,6 +72,15 @@ export class InfrastructureModule {
         },
         ReadYourWrites,
         PlatformLifecycle,
+        {
+          provide: PLATFORM_METRICS,
+          inject: [Metrics, EVENT_STORE, ProjectionEngine, SagaRunner, EventRelays, MESSAGE_BUS, PlatformLifecycle],
+          useFactory: (metrics: Metrics, es: EventStore, engine: ProjectionEngine, sagas: SagaRunner, relays: EventRelays, bus: MessageBus, lifecycle: PlatformLifecycle) => {
+            if (!config.observability.metrics.enabled) return false;
+            registerPlatformMetrics(metrics, { eventStore: es, projections: engine, sagas, relays, bus, runsBackgroundWork: () => lifecycle.runsBackgroundWork() });
+            return true;
+          },
+        },
       ],
       exports: [
         APP_CONFIG,
@@ -78,6 +94,7 @@ export class InfrastructureModule {
         ProjectionEngine,
         ReadYourWrites,
         PlatformLifecycle,
+        Metrics,
         SagaRunner,
         IntegrationEventRelay,
         EventRelays,

@@ -25,17 +25,30 @@ function dataFile(config: AppConfig, name: string): string {
   return join(config.dataDir, name);
 }
 
+/** Told after each commit of the event store: appends acknowledged, events written (metrics). */
+export type CommitObserver = (appends: number, events: number) => void;
+
 /** The event store, with reads passed through the upcasters. */
-export async function createEventStore(config: AppConfig, upcasters: UpcasterRegistry): Promise<EventStore> {
-  return new UpcastingEventStore(await createRawEventStore(config), upcasters);
+export async function createEventStore(config: AppConfig, upcasters: UpcasterRegistry, onCommit?: CommitObserver): Promise<EventStore> {
+  return new UpcastingEventStore(await createRawEventStore(config, onCommit), upcasters);
 }
 
-async function createRawEventStore(config: AppConfig): Promise<EventStore> {
+async function createRawEventStore(config: AppConfig, onCommit: CommitObserver | undefined): Promise<EventStore> {
   switch (config.eventStore) {
     case 'sqlite':
-      return new SqliteEventStore({ file: dataFile(config, 'events.db') });
-    case 'eventstoredb':
-      return EventStoreDbEventStore.connect(config.eventStoreDb!.connectionString);
+      return new SqliteEventStore({ file: dataFile(config, 'events.db'), onCommit });
+    case 'eventstoredb': {
+      const store = await EventStoreDbEventStore.connect(config.eventStoreDb!.connectionString);
+      if (!onCommit) return store;
+      // no group commit: every append is a commit of its own
+      const append = store.append.bind(store);
+      store.append = async (streamId, events, expected) => {
+        const result = await append(streamId, events, expected);
+        onCommit(1, events.length);
+        return result;
+      };
+      return store;
+    }
   }
 }
 

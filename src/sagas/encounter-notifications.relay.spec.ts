@@ -51,7 +51,7 @@ describe('encounter notifications on the bus', () => {
       {
         key: 'ub',
         value: { id: String(swipe.position), topic: 'com.svc.encounter.swipe.ub', payload: { sighting_id: 'sight_b', decision: 'like', match_id: 'match_1' }, at: '2026-04-10T00:00:00.000Z' },
-        headers: { 'user-topic': 'com.svc.encounter.swipe.ub', 'event-type': 'SwipeLiked', 'event-id': swipe.metadata.eventId },
+        headers: { 'correlation-id': swipe.metadata.correlationId, 'user-topic': 'com.svc.encounter.swipe.ub', 'event-type': 'SwipeLiked', 'event-id': swipe.metadata.eventId },
       },
     ]);
     expect(byTopic.get('com.svc.encounter.match')!.map((m) => [m.key, (m.value as { topic: string }).topic])).toEqual([

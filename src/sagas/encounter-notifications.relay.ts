@@ -21,6 +21,7 @@ import { encounterMessagesFor, userTopic } from '../aggregates/encounter/encount
 import type { EncounterEvent } from '../aggregates/encounter/encounter.events';
 import type { EventRelay } from '../infrastructure/bus/event-relay';
 import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import { traceHeaders } from '../infrastructure/bus/trace-headers';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { MESSAGE_EVENT_TYPES } from '../projections/encounter/encounter-inbox.projection';
 import type { EncounterBusValue } from '../modules/encounter/stream/sse';
@@ -39,7 +40,7 @@ export function notificationsOf(events: readonly RecordedEvent[]): Map<string, O
       const message: OutgoingMessage = {
         key: m.userId,
         value,
-        headers: { 'user-topic': perUser, 'event-type': event.type, 'event-id': event.metadata.eventId },
+        headers: { ...traceHeaders(event), 'user-topic': perUser, 'event-type': event.type, 'event-id': event.metadata.eventId },
       };
       byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), message]);
     }

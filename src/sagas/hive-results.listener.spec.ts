@@ -34,4 +34,12 @@ describe('hive results listener', () => {
     expect(warn).toHaveBeenCalled();
     await expect(listener(() => Promise.reject(new Error('store down'))).handle(subtaskResult('completed'))).rejects.toThrow('store down');
   });
+
+  it('given a correlation-id header, when a result arrives, then the command carries it rather than the body one', async () => {
+    const executed: CompleteSubtask[] = [];
+    const l = listener(async (c) => executed.push(c as CompleteSubtask));
+    await l.handle(subtaskResult('completed'), { 'correlation-id': 'from-header' });
+    await l.handle(subtaskResult('completed'));
+    expect(executed.map((c) => c.context.correlationId)).toEqual(['from-header', 'c']);
+  });
 });

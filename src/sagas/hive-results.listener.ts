@@ -14,7 +14,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { CommandBus, CommandHandlerNotFoundException, type ICommand } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { BusListener } from '../infrastructure/bus/bus-listener';
-import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { type BusMessage, type Headers, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { correlationHeader } from '../infrastructure/bus/trace-headers';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { hiveNames, parseHiveResult } from '../modules/hive/hive-messages';
 import { expertAnswerFor, goalCommandFor } from './hive-tasks';
@@ -37,7 +38,7 @@ export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDest
     this.listener = new BusListener(
       this.bus,
       { groupId: names.resultsGroup(this.config.nodeId), topics: [names.results], fromBeginning: true },
-      (message: BusMessage) => this.handle(message.value),
+      (message: BusMessage) => this.handle(message.value, message.headers),
       this.logger,
     );
     this.listener.start();
@@ -47,10 +48,15 @@ export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDest
     void this.listener?.stop();
   }
 
-  /** Acts on one result message (the group's handler; exported behaviour for tests). */
-  async handle(value: unknown): Promise<void> {
-    const result = parseHiveResult(value);
-    if (!result || result.origin_node !== this.config.nodeId) return;
+  /**
+   * Acts on one result message (the group's handler; exported behaviour for
+   * tests). The commands carry the message's `correlation-id` header (the
+   * request that set the goal or the expert run going), else the body's.
+   */
+  async handle(value: unknown, headers: Headers = {}): Promise<void> {
+    const parsed = parseHiveResult(value);
+    if (!parsed || parsed.origin_node !== this.config.nodeId) return;
+    const result = { ...parsed, correlation_id: correlationHeader(headers) ?? parsed.correlation_id };
     const command: ICommand | null = goalCommandFor(result, this.config.nodeId) ?? expertAnswerFor(result, this.config.nodeId);
     if (!command) return;
     try {

@@ -17,6 +17,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { EventRelay } from '../infrastructure/bus/event-relay';
 import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import { traceHeaders } from '../infrastructure/bus/trace-headers';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { type HiveTask, hiveNames } from '../modules/hive/hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
@@ -31,7 +32,7 @@ export function hiveTaskMessages(events: readonly RecordedEvent[], nodeId: strin
     const task: HiveTask | null = subtaskTaskFor(event, nodeId) ?? expertTaskFor(event, nodeId, expertTtlSec);
     if (!task) continue;
     const key = task.kind === 'subtask' ? `${task.goal_id}:${task.subtask_id}` : task.run_id;
-    messages.push({ key, value: task, headers: { 'task-kind': task.kind, 'node-id': nodeId } });
+    messages.push({ key, value: task, headers: { ...traceHeaders(event), 'task-kind': task.kind, 'node-id': nodeId } });
   }
   return messages;
 }

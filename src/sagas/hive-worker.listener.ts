@@ -23,6 +23,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { ComputeSettings } from '../aggregates/compute/compute-fields';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { type BusMessage, type BusSubscription, MESSAGE_BUS, type MessageBus } from '../infrastructure/bus/message-bus.port';
+import { correlationHeader } from '../infrastructure/bus/trace-headers';
+import { CORRELATION_HEADER } from '../infrastructure/observability/request-ids';
 import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../infrastructure/llm/llm.port';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { ComputeSettingsQueries } from '../modules/compute/compute-settings.queries';
@@ -135,10 +137,13 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
       throw new HiveWorkRefused(refusal);
     }
     const deadline = AbortSignal.timeout(Math.min(remainingMs, 2_147_483_647));
-    const result = await this.run(task, AbortSignal.any([this.shutdown.signal, deadline]));
+    // the origin's correlation id: on the model call and on the result
+    const correlationId = correlationHeader(message.headers) ?? task.correlation_id;
+    const result = await this.run(task, AbortSignal.any([this.shutdown.signal, deadline]), correlationId);
     if (result === null) return;
     const key = task.kind === 'subtask' ? task.goal_id : task.run_id;
-    await this.bus.publish(this.names.results, [{ key, value: result, headers: { 'task-kind': task.kind, 'node-id': this.config.nodeId } }]);
+    const headers = { [CORRELATION_HEADER]: correlationId, 'task-kind': task.kind, 'node-id': this.config.nodeId };
+    await this.bus.publish(this.names.results, [{ key, value: result, headers }]);
   }
 
   private async reconcileNow(): Promise<void> {
@@ -161,11 +166,11 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** The task's result, or null when its deadline passed while it ran (nobody waits). Throws on shutdown. */
-  private async run(task: HiveTask, signal: AbortSignal): Promise<HiveResult | null> {
+  private async run(task: HiveTask, signal: AbortSignal, correlationId: string): Promise<HiveResult | null> {
     const request: LlmRequest =
       task.kind === 'subtask'
-        ? { messages: [{ role: 'system', content: SUBTASK_INSTRUCTIONS }, { role: 'user', content: task.description }], signal }
-        : { messages: [{ role: 'user', content: task.prompt }], model: task.model ?? undefined, signal };
+        ? { messages: [{ role: 'system', content: SUBTASK_INSTRUCTIONS }, { role: 'user', content: task.description }], signal, correlationId }
+        : { messages: [{ role: 'user', content: task.prompt }], model: task.model ?? undefined, signal, correlationId };
     let completion: LlmCompletion | null = null;
     let error: string | null = null;
     try {

@@ -16,6 +16,7 @@ import { COMPUTE_OVERRIDES, type ComputeOverrides } from '../config/compute.conf
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { EventRelay } from '../infrastructure/bus/event-relay';
 import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
+import { traceHeaders } from '../infrastructure/bus/trace-headers';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
@@ -68,7 +69,7 @@ export class PeerGossipRelay implements EventRelay {
   route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
     const messages = events
       .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
-      .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { 'event-type': e.type, 'node-id': this.config.nodeId } }));
+      .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { ...traceHeaders(e), 'event-type': e.type, 'node-id': this.config.nodeId } }));
     return new Map([[peerGossipTopic(this.config), messages]]);
   }
 }

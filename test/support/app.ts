@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../src/app.factory';
+import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig } from '../../src/config/config';
 import { MESSAGE_BUS, type MessageBus } from '../../src/infrastructure/bus/message-bus.port';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
@@ -45,7 +45,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+/** `appOptions`: e.g. a log destination, for the suites that read the log lines. */
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, appOptions: CreateAppOptions = {}): Promise<TestApp> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const config = loadConfig({
     PORT: '0',
@@ -58,7 +59,7 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     ...adapterEnv(dir),
     ...env,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, appOptions);
   const routes = recordRoutes(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

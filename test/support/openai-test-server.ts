@@ -19,6 +19,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /** the X-Correlation-Id header the client sent */
+  correlationId: string | null;
   /** the parsed JSON body (null for GET) */
   body: Record<string, unknown> | null;
   model: string | null;
@@ -120,6 +122,7 @@ export async function startOpenAiTestServer(initial: Partial<OpenAiTestServerOpt
       method: req.method ?? 'GET',
       path,
       authorization: req.headers.authorization ?? null,
+      correlationId: typeof req.headers['x-correlation-id'] === 'string' ? req.headers['x-correlation-id'] : null,
       body,
       model: typeof body?.model === 'string' ? body.model : null,
       stream: body?.stream === true,

@@ -13,6 +13,7 @@
  */
 import { type RecordedEvent, streamCategory } from '../event-store/event-store.port';
 import type { EventRelay } from './event-relay';
+import { traceHeaders } from './trace-headers';
 import type { OutgoingMessage } from './message-bus.port';
 
 export const INTEGRATION_CHECKPOINT = 'integrationEvents';
@@ -48,6 +49,7 @@ export function toIntegrationMessage(event: RecordedEvent): OutgoingMessage {
     key: event.streamId,
     value,
     headers: {
+      ...traceHeaders(event),
       'event-type': event.type,
       'event-id': eventId,
       'correlation-id': correlationId,

@@ -44,10 +44,20 @@ export interface BusSubscription {
   stop(): Promise<void>;
 }
 
+/** How far this process's consumers of a group are behind a topic (for /metrics). */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  /** messages published to the partitions this process consumes and not yet handled */
+  lag: number;
+}
+
 export interface MessageBus {
   publish(topic: string, messages: OutgoingMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions, handler: MessageHandler): Promise<BusSubscription>;
   close(): Promise<void>;
+  /** the lag of this process's subscriptions, summed over partitions (cheap: no broker round trip) */
+  consumerLag?(): ConsumerLag[];
 }
 
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');

@@ -39,6 +39,8 @@ export interface LlmRequest {
   images?: LlmImage[];
   /** cancels the call (client went away, saga timed out) */
   signal?: AbortSignal;
+  /** the correlation id of the request or task the call serves: sent as X-Correlation-Id */
+  correlationId?: string;
 }
 
 export type LlmFinishReason = 'stop' | 'length' | 'content_filter' | 'other';

@@ -22,6 +22,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { contextFrom, failSpan, linksTo, SpanKind, tracer, tracingOn } from '../observability/tracing';
 import { EmbeddedReadStore } from '../read-store/embedded/embedded-read-store';
 import type { ReadStore } from '../read-store/read-store.port';
 import { PageWriter } from './page-writer';
@@ -348,7 +349,47 @@ export class ProjectionEngine {
    * the members whose handler threw (they are not committed); throws when
    * the commit itself failed (nothing moves).
    */
-  private async applyAndCommit(track: Track, events: readonly RecordedEvent[], store: ReadStore = this.readStore): Promise<Map<Member, unknown>> {
+  private applyAndCommit(track: Track, events: readonly RecordedEvent[], store: ReadStore = this.readStore): Promise<Map<Member, unknown>> {
+    return tracingOn() ? this.tracedPage(track, events, store) : this.applyPage(track, events, store);
+  }
+
+  /**
+   * A page as a span: a child of the first traced event's command (the
+   * request that wrote it, in the usual page of one request's events),
+   * linked to the others' (at most 32).
+   */
+  private async tracedPage(track: Track, events: readonly RecordedEvent[], store: ReadStore): Promise<Map<Member, unknown>> {
+    const traceparents = events.map((e) => e.metadata.traceparent).filter((t): t is string => typeof t === 'string');
+    const parent = contextFrom(traceparents.length > 0 ? { traceparent: traceparents[0] } : {});
+    const first = events[0];
+    const span = tracer().startSpan(
+      'projection page',
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          events: events.length,
+          projections: track.members.size,
+          'position.from': first.position,
+          'position.to': events[events.length - 1].position,
+          correlation_id: first.metadata.correlationId,
+        },
+        links: linksTo(traceparents.slice(1)),
+      },
+      parent,
+    );
+    try {
+      const failures = await this.applyPage(track, events, store);
+      if (failures.size > 0) span.setAttribute('failed_projections', [...failures.keys()].map((m) => m.projection.name).join(','));
+      return failures;
+    } catch (error) {
+      failSpan(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async applyPage(track: Track, events: readonly RecordedEvent[], store: ReadStore): Promise<Map<Member, unknown>> {
     const writer = new PageWriter(store);
     const failures = new Map<Member, unknown>();
     for (const event of events) {

@@ -37,7 +37,8 @@ export class DefaultChatPipeline extends ChatPipeline {
     super();
   }
 
-  async run(request: ChatRequest, context: CommandContext): Promise<ChatReply> {
+  async run(given: ChatRequest, context: CommandContext): Promise<ChatReply> {
+    const request: ChatRequest = { ...given, correlationId: context.correlationId };
     const { response, prompt_id, flow_id, actions_completed, recipe_saved } = await this.takeTurn(request, context, request.origin, async (prompt, state) => {
       const recipe = (await this.executor.load(recipeDecider, recipeStreamId(request.userId, request.promptId))).state;
       const mode = chooseMode(
@@ -69,6 +70,7 @@ export class DefaultChatPipeline extends ChatPipeline {
       speculative: false,
       casualConv: true,
       origin: 'http' as const,
+      correlationId: context.correlationId,
     };
     const reply = await this.takeTurn(request, context, 'visual', async (prompt) => ({ ...(await this.vision.turn(request, prompt)), mode: 'casual' }));
     return { response: reply.response, prompt_id: request.promptId, source: reply.source };

@@ -21,6 +21,8 @@ export interface ModelConfig {
 }
 
 export interface ChatRequest {
+  /** the request's correlation id, sent with the model calls of the turn (set by the pipeline from the command context) */
+  correlationId?: string;
   userId: string;
   promptId: string;
   prompt: string;

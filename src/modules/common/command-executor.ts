@@ -26,8 +26,10 @@ import {
   type EventStore,
   type JsonObject,
   type NewEvent,
+  streamCategory,
   WrongExpectedRevisionError,
 } from '../../infrastructure/event-store/event-store.port';
+import { type Context, context as traceContext, inSpan, SpanKind, traceparentOf, tracingOn } from '../../infrastructure/observability/tracing';
 import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
 import { AggregateCache } from './aggregate-cache';
@@ -68,6 +70,8 @@ interface Pending {
   context: CommandContext;
   maxRetries: number;
   newStream: boolean;
+  /** the command's span context when tracing is on: parent of the append, `traceparent` of its events */
+  trace: Context | null;
   resolve(outcome: CommandOutcome<unknown, DomainEvent>): void;
   reject(error: unknown): void;
 }
@@ -88,12 +92,28 @@ export class CommandExecutor {
     this.cache = new AggregateCache(config.aggregateCacheSize);
   }
 
-  async execute<S, C, E extends DomainEvent>(
+  execute<S, C, E extends DomainEvent>(
     decider: Decider<S, C, E>,
     streamId: string,
     command: C,
     context: CommandContext,
     options: ExecuteOptions = {},
+  ): Promise<CommandOutcome<S, E>> {
+    if (!tracingOn()) return this.run(decider, streamId, command, context, options, null);
+    const kind = (command as { kind?: unknown }).kind;
+    const attributes = { correlation_id: context.correlationId, 'stream.id': streamId, 'command.kind': typeof kind === 'string' ? kind : 'unknown' };
+    return inSpan(`command ${streamCategory(streamId)}`, attributes, traceContext.active(), SpanKind.INTERNAL, () =>
+      this.run(decider, streamId, command, context, options, traceContext.active()),
+    );
+  }
+
+  private async run<S, C, E extends DomainEvent>(
+    decider: Decider<S, C, E>,
+    streamId: string,
+    command: C,
+    context: CommandContext,
+    options: ExecuteOptions,
+    trace: Context | null,
   ): Promise<CommandOutcome<S, E>> {
     const outcome = await new Promise<CommandOutcome<S, E>>((resolve, reject) => {
       const pending: Pending = {
@@ -102,6 +122,7 @@ export class CommandExecutor {
         context,
         maxRetries: options.maxRetries ?? 5,
         newStream: options.newStream === true,
+        trace,
         resolve: resolve as Pending['resolve'],
         reject,
       };
@@ -180,7 +201,8 @@ export class CommandExecutor {
           const events = decider.decide(pending.command, state, now);
           for (const event of events) state = decider.evolve(state, event);
           decided.push({ pending, events, state, offset: all.length + events.length });
-          for (const event of events) all.push(this.toNewEvent(event, pending.context, now));
+          const traceparent = pending.trace ? traceparentOf(pending.trace) : undefined;
+          for (const event of events) all.push(this.toNewEvent(event, pending.context, now, traceparent));
         } catch (error) {
           pending.reject(error);
         }
@@ -190,7 +212,13 @@ export class CommandExecutor {
         return;
       }
       try {
-        const result = await this.store.append(streamId, all, revision < 0 ? 'no_stream' : revision);
+        const expected = revision < 0 ? 'no_stream' : revision;
+        const parent = remaining[0].trace;
+        const result = parent
+          ? await inSpan('event-store append', { 'stream.id': streamId, events: all.length, commands: decided.length, correlation_id: remaining[0].context.correlationId }, parent, SpanKind.CLIENT, () =>
+              this.store.append(streamId, all, expected),
+            )
+          : await this.store.append(streamId, all, expected);
         this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision });
         for (const d of decided) {
           const after = revision + d.offset;
@@ -206,19 +234,18 @@ export class CommandExecutor {
     }
   }
 
-  private toNewEvent(event: DomainEvent, context: CommandContext, now: Date): NewEvent {
-    return {
-      type: event.type,
-      data: event.data as JsonObject,
-      metadata: {
-        eventId: randomUUID(),
-        correlationId: context.correlationId,
-        causationId: context.causationId ?? null,
-        actor: context.actor,
-        nodeId: this.config.nodeId,
-        occurredAt: now.toISOString(),
-        schemaVersion: this.upcasters.currentVersion(event.type),
-      },
+  private toNewEvent(event: DomainEvent, context: CommandContext, now: Date, traceparent: string | undefined): NewEvent {
+    const metadata: NewEvent['metadata'] = {
+      eventId: randomUUID(),
+      correlationId: context.correlationId,
+      causationId: context.causationId ?? null,
+      actor: context.actor,
+      nodeId: this.config.nodeId,
+      occurredAt: now.toISOString(),
+      schemaVersion: this.upcasters.currentVersion(event.type),
     };
+    // W3C trace context of the command that recorded it: work that starts from the log joins the request's trace
+    if (traceparent) metadata.traceparent = traceparent;
+    return { type: event.type, data: event.data as JsonObject, metadata };
   }
 }

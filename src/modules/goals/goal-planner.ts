@@ -39,7 +39,7 @@ function offlinePlan(goal: string): GoalPlan {
   return { subtasks: fitPlan(steps.length > 0 ? steps : [goal]), plannedBy: 'offline' };
 }
 
-export async function planGoal(goal: string, llm: LanguageModel, explicit?: string[]): Promise<GoalPlan> {
+export async function planGoal(goal: string, llm: LanguageModel, explicit?: string[], correlationId?: string): Promise<GoalPlan> {
   if (explicit && explicit.length > 0) return { subtasks: explicit.map((s) => s.trim()), plannedBy: 'client' };
   if (llm.kind === 'offline') return offlinePlan(goal);
   try {
@@ -49,6 +49,7 @@ export async function planGoal(goal: string, llm: LanguageModel, explicit?: stri
         { role: 'user', content: goal },
       ],
       temperature: 0,
+      correlationId,
     });
     if (answer.source === 'model' && LIST_LINE.test(answer.content)) {
       const steps = fitPlan(splitSteps(answer.content));

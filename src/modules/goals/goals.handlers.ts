@@ -39,7 +39,7 @@ export class AcceptGoalHandler implements ICommandHandler<AcceptGoal> {
 
   async execute({ payload, context }: AcceptGoal): Promise<AcceptedGoal> {
     const goalId = randomUUID();
-    const plan = await planGoal(payload.goal, this.llm, payload.subtasks);
+    const plan = await planGoal(payload.goal, this.llm, payload.subtasks, context.correlationId);
     const { state } = await this.executor.execute(
       goalDecider,
       goalStreamId(goalId),

@@ -44,6 +44,18 @@ export class ConsumerGroup {
     return this.offsets.get(partitionKey(topic, partition));
   }
 
+  /** Messages past the committed offsets, per topic, while the group has members (for /metrics). */
+  lagByTopic(): Map<string, number> {
+    const lag = new Map<string, number>();
+    if (this.members.length === 0) return lag;
+    for (const [key, offset] of this.offsets) {
+      const [topic, partition] = key.split('\u0000');
+      const log = this.context.partitionsOf(topic)[Number(partition)];
+      lag.set(topic, (lag.get(topic) ?? 0) + Math.max(0, log.endOffset - Math.max(offset, log.startOffset)));
+    }
+    return lag;
+  }
+
   join(member: GroupMember, fromBeginning: boolean): void {
     for (const topic of member.topics) {
       this.context.partitionsOf(topic).forEach((log, partition) => {

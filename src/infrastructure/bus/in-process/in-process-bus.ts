@@ -1,6 +1,7 @@
 import {
   BusMessage,
   BusSubscription,
+  ConsumerLag,
   Headers,
   MessageBus,
   MessageHandler,
@@ -8,6 +9,7 @@ import {
   SubscribeOptions,
   assertTopicName,
 } from '../message-bus.port';
+import { tracedHandler, tracedPublish } from '../trace-headers';
 import { ConsumerGroup } from './consumer-group';
 import { GroupMember } from './group-member';
 import { PartitionLog } from './partition-log';
@@ -71,7 +73,11 @@ export class InProcessBus implements MessageBus {
     }
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    return tracedPublish(topic, messages, (stamped) => this.append(topic, stamped));
+  }
+
+  private async append(topic: string, messages: OutgoingMessage[]): Promise<void> {
     this.assertOpen();
     assertTopicName(topic);
     // Serialise the whole batch first: one bad value appends nothing, and the
@@ -100,7 +106,7 @@ export class InProcessBus implements MessageBus {
       });
       this.groups.set(options.groupId, group);
     }
-    const member = new GroupMember(new Set(options.topics), handler, this.onHandlerError);
+    const member = new GroupMember(new Set(options.topics), tracedHandler(handler, options.groupId), this.onHandlerError);
     group.join(member, options.fromBeginning === true);
 
     const joined = group;
@@ -121,6 +127,15 @@ export class InProcessBus implements MessageBus {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
     await Promise.all([...this.groups.values()].map((group) => group.stopped()));
+  }
+
+  /** Queue depth per group and topic: what was published and not yet handled. */
+  consumerLag(): ConsumerLag[] {
+    const lags: ConsumerLag[] = [];
+    for (const group of this.groups.values()) {
+      for (const [topic, lag] of group.lagByTopic()) lags.push({ groupId: group.id, topic, lag });
+    }
+    return lags;
   }
 
   /** Messages held in memory for a topic, summed over partitions (for tests and diagnostics). */

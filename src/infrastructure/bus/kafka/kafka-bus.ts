@@ -2,12 +2,14 @@ import { Admin, Kafka, Partitioners, Producer, RetryOptions } from 'kafkajs';
 import type {
   BusMessage,
   BusSubscription,
+  ConsumerLag,
   MessageBus,
   MessageHandler,
   OutgoingMessage,
   SubscribeOptions,
 } from '../message-bus.port';
 import { assertTopicName, encodeMessages, isRetriableKafkaError, KafkaBusLogLevel, toKafkaLogLevel } from './kafka-mapping';
+import { tracedHandler, tracedPublish } from '../trace-headers';
 import { KafkaSubscription } from './kafka-subscription';
 
 export interface KafkaBusOptions {
@@ -162,7 +164,11 @@ export class KafkaBus implements MessageBus {
     this.kafkaShort = client(SHORT_RETRY);
   }
 
-  async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    return tracedPublish(topic, messages, (stamped) => this.send(topic, stamped));
+  }
+
+  private async send(topic: string, messages: OutgoingMessage[]): Promise<void> {
     this.assertOpen();
     assertTopicName(topic);
     const encoded = encodeMessages(messages); // before any I/O: a bad value sends nothing
@@ -203,7 +209,7 @@ export class KafkaBus implements MessageBus {
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       retry: { ...CONSUMER_RETRY, restartOnFailure: async () => subscription?.active ?? false },
     });
-    subscription = new KafkaSubscription(consumer, { ...options, topics: [...options.topics] }, handler, {
+    subscription = new KafkaSubscription(consumer, { ...options, topics: [...options.topics] }, tracedHandler(handler, options.groupId), {
       retryDelayMs: this.options.retryDelayMs ?? 200,
       maxRetryDelayMs: this.options.maxRetryDelayMs ?? 30_000,
       onHandlerError: this.options.onHandlerError ?? warnHandlerError,
@@ -227,6 +233,17 @@ export class KafkaBus implements MessageBus {
       throw new Error('KafkaBus is closed');
     }
     return joined;
+  }
+
+  /** Lag per group and topic of this process's consumers, as of their last fetched batches. */
+  consumerLag(): ConsumerLag[] {
+    const byGroup = new Map<string, Map<string, number>>();
+    for (const subscription of this.subscriptions) {
+      let topics = byGroup.get(subscription.groupId);
+      if (!topics) byGroup.set(subscription.groupId, (topics = new Map()));
+      for (const [topic, lag] of subscription.lagByTopic()) topics.set(topic, (topics.get(topic) ?? 0) + lag);
+    }
+    return [...byGroup].flatMap(([groupId, topics]) => [...topics].map(([topic, lag]) => ({ groupId, topic, lag })));
   }
 
   /** Stops every subscription (waiting for the handlers in flight), then disconnects. */

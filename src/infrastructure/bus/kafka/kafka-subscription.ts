@@ -78,9 +78,17 @@ function stoppedError(): Error {
   return Object.assign(new Error('KafkaBus subscription was stopped'), { retriable: false });
 }
 
-/** The handler call under way in one batch (its result, or undefined before the first). */
+/** The handler call under way in one batch (its result, or undefined before the first), and the last offset handled. */
 interface HandlerSlot {
   handling: unknown;
+  handledOffset: string | null;
+}
+
+/** Where a partition stood after its last batch: the broker's high watermark and the next offset to handle. */
+interface PartitionProgress {
+  topic: string;
+  highWatermark: number;
+  next: number;
 }
 
 /**
@@ -101,6 +109,8 @@ export class KafkaSubscription implements BusSubscription {
   private readonly batches = new Map<HandledOffsets, HandlerSlot>();
   /** seeks made by retryLater (the only caller of consumer.seek) */
   private seeks = 0;
+  /** per `topic:partition`, updated once per batch (for the lag on /metrics) */
+  private readonly progress = new Map<string, PartitionProgress>();
 
   constructor(
     private readonly consumer: Consumer,
@@ -186,6 +196,21 @@ export class KafkaSubscription implements BusSubscription {
     }
   }
 
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  /**
+   * Messages behind the high watermark, per topic, as of each partition's
+   * last fetched batch (no broker round trip; a partition this consumer no
+   * longer owns keeps its last figure until the next batch of its new owner).
+   */
+  lagByTopic(): Map<string, number> {
+    const lag = new Map<string, number>();
+    for (const p of this.progress.values()) lag.set(p.topic, (lag.get(p.topic) ?? 0) + Math.max(0, p.highWatermark - p.next));
+    return lag;
+  }
+
   /** kafkajs asks this before restarting a crashed consumer. */
   get active(): boolean {
     return !this.stopped;
@@ -221,12 +246,13 @@ export class KafkaSubscription implements BusSubscription {
       return;
     }
     const offsets = new HandledOffsets(payload, this.settings.commitThreshold, this.settings.commitIntervalMs);
-    const slot: HandlerSlot = { handling: undefined };
+    const slot: HandlerSlot = { handling: undefined, handledOffset: null };
     this.batches.set(offsets, slot);
     try {
       await this.handleMessages(payload, offsets, slot);
     } finally {
       this.batches.delete(offsets);
+      this.recordProgress(payload.batch, slot.handledOffset);
       // kafkajs commits the resolved offsets and asks for a heartbeat after
       // each batch: resolve the other batches' handled offsets too
       for (const active of this.batches.keys()) active.resolve();
@@ -263,6 +289,7 @@ export class KafkaSubscription implements BusSubscription {
         return;
       }
       if (this.failing.size > 0) this.failing.delete(partitionKey);
+      slot.handledOffset = message.offset;
       const now = Date.now();
       offsets.handled(message.offset, now);
       if (now >= heartbeatCheck) {
@@ -273,6 +300,14 @@ export class KafkaSubscription implements BusSubscription {
         heartbeatCheck = Date.now() + HEARTBEAT_CHECK_MS;
       }
     }
+  }
+
+  private recordProgress(batch: EachBatchPayload['batch'], handledOffset: string | null): void {
+    const key = `${batch.topic}:${batch.partition}`;
+    const highWatermark = Number(batch.highWatermark);
+    const previous = this.progress.get(key);
+    const next = handledOffset !== null ? Number(handledOffset) + 1 : (previous?.next ?? Number(batch.firstOffset() ?? highWatermark));
+    this.progress.set(key, { topic: batch.topic, highWatermark, next });
   }
 
   /** Pauses the partition, rewinds it to the failed message and resumes it after the delay. */

@@ -42,6 +42,8 @@ export interface SqliteEventStoreOptions {
    * `inline` on the store's own connection (always for `:memory:`)
    */
   writer?: 'worker' | 'inline';
+  /** told after each commit how many appends it acknowledged and how many events they wrote (metrics) */
+  onCommit?: (appends: number, events: number) => void;
 }
 
 export interface SqliteEventStoreStats {
@@ -102,8 +104,10 @@ export class SqliteEventStore implements EventStore {
   private tail: RecordedEvent[] = [];
   private readonly typedReads = new Map<string, Database.Statement<unknown[], EventRow>>();
   private readonly tailCapacity: number;
+  private readonly onCommit: ((appends: number, events: number) => void) | undefined;
 
   constructor(options: SqliteEventStoreOptions) {
+    this.onCommit = options.onCommit;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.tailCapacity = options.tailCapacity ?? 10_000;
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
@@ -287,10 +291,12 @@ export class SqliteEventStore implements EventStore {
     // Only now, after COMMIT returned (fsync done), are the appends acknowledged.
     this.counters.commits++;
     let written = 0;
+    let acknowledged = 0;
     this.remember(batch, outcomes, recordedAt);
     outcomes.forEach((outcome, i) => {
       if (outcome.ok) {
         written += batch[i].events.length;
+        acknowledged++;
         this.counters.appends++;
         batch[i].resolve(outcome.result);
       } else {
@@ -298,6 +304,7 @@ export class SqliteEventStore implements EventStore {
       }
     });
     this.counters.events += written;
+    this.onCommit?.(acknowledged, written);
     if (written > 0) this.notifyCommit();
   }
 

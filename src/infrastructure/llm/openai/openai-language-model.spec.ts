@@ -65,6 +65,12 @@ describe('OpenAiLanguageModel against an OpenAI-compatible server', () => {
     expect(server.requests.map((r) => r.authorization)).toEqual(['Bearer no-key', 'Bearer sk-test-123']);
   });
 
+  it('given a correlation id, when calling, then it goes out as X-Correlation-Id', async () => {
+    await adapter().complete({ messages: [{ role: 'user', content: 'a' }], correlationId: 'corr-llm-1' });
+    await adapter().complete({ messages: [{ role: 'user', content: 'b' }] });
+    expect(server.requests.map((r) => r.correlationId)).toEqual(['corr-llm-1', null]);
+  });
+
   it('uses the per-call model override', async () => {
     const completion = await adapter().complete({ messages: [{ role: 'user', content: 'quick' }], model: 'test-fast' });
     expect(server.requests[0].model).toBe('test-fast');

@@ -29,6 +29,7 @@ import {
   LlmRequestError,
   LlmUnavailableError,
 } from '../llm.port';
+import { context, traceparentOf, tracingOn } from '../../observability/tracing';
 
 export interface OpenAiLanguageModelOptions {
   /** e.g. http://127.0.0.1:8080/v1 (llama.cpp), http://127.0.0.1:11434/v1 (Ollama) */
@@ -67,7 +68,7 @@ export class OpenAiLanguageModel implements LanguageModel {
     try {
       const response = await this.client.chat.completions.create(
         { ...this.params(request), stream: false },
-        { signal: request.signal },
+        requestOptions(request),
       );
       const choice = response.choices[0];
       return {
@@ -89,7 +90,7 @@ export class OpenAiLanguageModel implements LanguageModel {
     try {
       const chunks = await this.client.chat.completions.create(
         { ...this.params(request), stream: true },
-        { signal: request.signal },
+        requestOptions(request),
       );
       for await (const chunk of chunks) {
         const content = chunk.choices[0]?.delta?.content;
@@ -194,4 +195,19 @@ function isAbort(error: unknown): boolean {
 
 function unreachable(value: never): never {
   throw new Error(`unexpected role ${String(value)}`);
+}
+
+/**
+ * Per-call options: the abort signal, and the headers that tie the call to
+ * the request or task it serves (X-Correlation-Id; with tracing on, the
+ * active span's traceparent).
+ */
+function requestOptions(request: LlmRequest): { signal?: AbortSignal; headers?: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (request.correlationId) headers['x-correlation-id'] = request.correlationId;
+  if (tracingOn()) {
+    const traceparent = traceparentOf(context.active());
+    if (traceparent) headers.traceparent = traceparent;
+  }
+  return { signal: request.signal, headers };
 }

@@ -36,7 +36,7 @@ export class CasualFlow {
       return { move: { kind: 'stay' }, response: this.responses.respond({ response: text, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, NO_USAGE), expertRun };
     }
     const messages: LlmMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...state.context, { role: 'user', content: prompt }];
-    const answer = await this.llm.complete({ messages, model });
+    const answer = await this.llm.complete({ messages, model, correlationId: request.correlationId });
     return {
       move: { kind: 'stay' },
       response: this.responses.respond({ response: answer.content, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, usageOf(answer), answer.model),

@@ -21,6 +21,7 @@ export class VisionFlow {
       messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: prompt }],
       model: request.modelConfig?.model,
       images: [{ url: request.imageUrl }],
+      correlationId: request.correlationId,
     });
     const response = this.responses.respond(
       { response: answer.content, flow_id: `${request.promptId}:visual`, stage: 'visual', actions_completed: 0, recipe_saved: false },
