@@ -12,13 +12,12 @@ import type { ReportScoringEvent } from './contest.commands';
 const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
 export class JoinContestDto {
-  @IsString({ message: `track must be one of ${TRACKS.join(', ')}` })
+  // IsIn alone: it refuses non-strings too, and a second rule with the same text was reported twice
   @IsIn(TRACKS as Track[], { message: `track must be one of ${TRACKS.join(', ')}` })
   track!: Track;
 }
 
 export class ReportScoringEventDto {
-  @IsString({ message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
   @IsIn(SCORING_EVENT_TYPES, { message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
   event_type!: ScoringEventType;
 
