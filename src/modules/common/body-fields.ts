@@ -24,3 +24,8 @@ export function flag(body: Body, field: string): boolean | undefined {
   if (value === false || value === 'false') return false;
   throw invalid(`${field} must be a boolean`);
 }
+
+/** The JSON Schema pattern of a value the readers trim before testing it against `pattern` (anchored ^...$). */
+export function trimmedPattern(pattern: RegExp): string {
+  return `^\\s*(?:${pattern.source.replace(/^\^/, '').replace(/\$$/, '')})\\s*$`;
+}
