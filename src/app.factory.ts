@@ -1,6 +1,7 @@
 /**
  * Builds the HTTP application: Fastify with the body limit, one validation
- * pipe and one exception filter for every route. Used by main.ts and the e2e
+ * pipe and one exception filter for every route, and the OpenAPI document
+ * with its UI (/docs-json, /openapi.json, /docs). Used by main.ts and the e2e
  * tests, so tests exercise exactly what runs in production.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,8 @@ import { PlatformLifecycle } from './infrastructure/platform-lifecycle';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
 import { HttpExceptionFilter } from './modules/common/http-exception.filter';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { serveOpenApi } from './openapi/openapi.routes';
 
 export interface CreateAppOptions {
   /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
@@ -32,6 +35,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
+  // built once, from the routes' own declarations (src/openapi/)
+  serveOpenApi(app.getHttpAdapter().getInstance(), buildOpenApiDocument(app, config));
   closeConnectionsWhileDraining(app);
   return app;
 }

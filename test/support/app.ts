@@ -42,9 +42,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-  const config = loadConfig({
+/** The environment of a test app: loopback, any free port, `dir` as DATA_DIR, quiet, cheap hashing, the jest project's adapters. */
+export function testAppEnv(dir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dir,
@@ -54,7 +54,12 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SOCIAL_RATE_LIMIT_DISABLED: '1',
     ...adapterEnv(dir),
     ...env,
-  });
+  };
+}
+
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string): Promise<TestApp> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const config = loadConfig(testAppEnv(dir, env));
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

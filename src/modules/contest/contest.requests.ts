@@ -7,6 +7,7 @@ import { IsBoolean, IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Ma
 import type { FastifyRequest } from 'fastify';
 import { isTrack, SCORING_EVENT_TYPES, type ScoringEventType, type Track, TRACKS } from '../../aggregates/contest/scoring';
 import { invalid } from '../common/body-fields';
+import type { JsonSchema } from '../common/openapi';
 import type { ReportScoringEvent } from './contest.commands';
 
 const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
@@ -64,6 +65,12 @@ export interface LeaderboardQuery {
   track: Track | null;
   limit: number;
 }
+
+/** The query parameters `leaderboardQuery` reads, for the OpenAPI document. */
+export const LEADERBOARD_QUERY_SCHEMAS: Record<'track' | 'limit', JsonSchema> = {
+  track: { enum: [...TRACKS, 'overall', ''], description: 'a track; overall or empty (the default): the overall board' },
+  limit: { type: 'integer', minimum: 1, maximum: LEADERBOARD_MAX_LIMIT, default: LEADERBOARD_DEFAULT_LIMIT },
+};
 
 /** `?track=` (a track, `overall` or empty) and `?limit=` (1..200, default 50), checked in that order. */
 export function leaderboardQuery(query: { track?: unknown; limit?: unknown }): LeaderboardQuery {
