@@ -2,13 +2,15 @@
  * Builds the HTTP application: Fastify with the body limit, the server's
  * timeouts and connection caps, security headers and CORS, one validation
  * pipe and one exception filter for every route, request ids, the access log,
- * /metrics and request spans (http-observability.ts), and Nest's logger on
- * pino. Used by main.ts and the e2e tests, so tests exercise exactly what
- * runs in production.
+ * /metrics and request spans (http-observability.ts), Nest's logger on pino,
+ * and the OpenAPI document with its UI (/docs-json, /openapi.json, /docs).
+ * Used by main.ts and the e2e tests, so tests exercise exactly what runs in
+ * production.
  */
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config';
@@ -23,12 +25,16 @@ import type { ProjectionDefinition } from './infrastructure/projections/projecti
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
 import { frameworkErrorReply, HttpExceptionFilter } from './modules/common/http-exception.filter';
 import { registerJsonBodyParser } from './modules/common/json-body';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { serveOpenApi } from './openapi/openapi.routes';
 
 export interface CreateAppOptions {
   /** projections run beside the service's own (bench/http-server.ts: empty ones, to measure what a read model more costs) */
   extraProjections?: readonly ProjectionDefinition[];
   /** where the JSON log lines go instead of stdout (tests read the access lines) */
   logDestination?: DestinationStream;
+  /** sees every route as it is registered, this module's own included (tests that visit every route) */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
@@ -54,6 +60,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // JSON only, with our checks (json-body.ts): not Nest's JSON and form parsers
     bodyParser: false,
   });
+  if (options.onRoute) app.getHttpAdapter().getInstance().addHook('onRoute', options.onRoute);
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
   await registerBrowserPolicy(app, config.http);
   installHttpObservability(app.getHttpAdapter().getInstance(), {
@@ -66,6 +73,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useGlobalPipes(new BodyValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   capConnections(app.getHttpServer(), config.http);
+  // built once, from the routes' own declarations (src/openapi/)
+  serveOpenApi(app.getHttpAdapter().getInstance(), buildOpenApiDocument(app, config));
   closeConnectionsWhileDraining(app);
   return app;
 }

@@ -18,7 +18,7 @@ import { ProjectionEngine } from '../../src/infrastructure/projections/projectio
 import { SagaRunner } from '../../src/infrastructure/sagas/saga-runner';
 import { adapterEnv } from './adapters';
 import { eventually } from './eventually';
-import { recordRoutes, type RouteInfo } from './routes';
+import { type RouteInfo, routeRecorder } from './routes';
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -45,10 +45,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** `appOptions`: e.g. a log destination, for the suites that read the log lines. */
-export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, appOptions: CreateAppOptions = {}): Promise<TestApp> {
-  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-  const config = loadConfig({
+/** The environment of a test app: loopback, any free port, `dir` as DATA_DIR, quiet, cheap hashing, the jest project's adapters. */
+export function testAppEnv(dir: string, env: Record<string, string> = {}): Record<string, string> {
+  return {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dir,
@@ -58,9 +57,15 @@ export async function startTestApp(env: Record<string, string> = {}, dataDir?: s
     SOCIAL_RATE_LIMIT_DISABLED: '1',
     ...adapterEnv(dir),
     ...env,
-  });
-  const app = await createApp(config, appOptions);
-  const routes = recordRoutes(app);
+  };
+}
+
+/** `appOptions`: e.g. a log destination, for the suites that read the log lines. */
+export async function startTestApp(env: Record<string, string> = {}, dataDir?: string, appOptions: CreateAppOptions = {}): Promise<TestApp> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const config = loadConfig(testAppEnv(dir, env));
+  const routes: RouteInfo[] = [];
+  const app = await createApp(config, { ...appOptions, onRoute: routeRecorder(routes) });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

@@ -1,13 +1,13 @@
 /**
  * What a fuzz or matrix test needs to reach every route without a list kept
  * by hand: the routes as the running app registered them (Fastify's
- * `onRoute` hook, installed by startTestApp before the app starts), and the
+ * `onRoute` hook, given to createApp by startTestApp, so it sees every route), and the
  * names of the fields that the request readers and DTOs read (from the
  * source of src/modules).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { RouteOptions } from 'fastify';
 
 export interface RouteInfo {
   method: string;
@@ -15,16 +15,11 @@ export interface RouteInfo {
   url: string;
 }
 
-/** Records every route registered from now on; call before the app starts (listen or init). */
-export function recordRoutes(app: NestFastifyApplication): RouteInfo[] {
-  const routes: RouteInfo[] = [];
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
-    });
-  return routes;
+/** An onRoute hook (createApp's `onRoute` option) that adds every route registered to `routes`. */
+export function routeRecorder(routes: RouteInfo[]): (route: RouteOptions) => void {
+  return (route) => {
+    for (const method of [route.method].flat()) routes.push({ method: String(method), url: route.url });
+  };
 }
 
 function sourceFiles(dir: string): string[] {

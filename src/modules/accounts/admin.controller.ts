@@ -10,6 +10,8 @@ import { ChangeRoleRequest } from './accounts.requests';
 import { Authenticated } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
+import { EnvelopeReply } from '../common/openapi';
+import { ACCOUNT_STATS, USER_VIEW } from './accounts.replies';
 
 @Controller(['api/social/admin', 'social/admin'])
 @Authenticated('admin')
@@ -20,6 +22,7 @@ export class AdminController {
   ) {}
 
   @Get('stats')
+  @EnvelopeReply(200, ACCOUNT_STATS)
   async stats(): Promise<Envelope<Record<string, number>>> {
     const doc = await this.queries.stats();
     return ok({
@@ -34,6 +37,7 @@ export class AdminController {
   }
 
   @Put('users/:id/role')
+  @EnvelopeReply(200, USER_VIEW)
   async changeRole(
     @CurrentUser() admin: AuthUser,
     @Param('id') id: string,

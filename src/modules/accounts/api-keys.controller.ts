@@ -15,6 +15,8 @@ import { IssueApiKeyRequest } from './accounts.requests';
 import { Authenticated, JwtOnly } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
+import { EnvelopeReply, PathParam } from '../common/openapi';
+import { API_KEY_LIST, ISSUED_API_KEY, REVOKED_API_KEY } from './accounts.replies';
 
 const KEY_ID = /^[a-f0-9]{16}$/;
 
@@ -37,6 +39,7 @@ export class ApiKeysController {
   ) {}
 
   @Post()
+  @EnvelopeReply(201, ISSUED_API_KEY, 'the only time the key is shown')
   async issue(
     @CurrentUser() user: AuthUser,
     @Body() body: IssueApiKeyRequest,
@@ -46,6 +49,7 @@ export class ApiKeysController {
   }
 
   @Get()
+  @EnvelopeReply(200, API_KEY_LIST)
   async list(@CurrentUser() user: AuthUser): Promise<Envelope<ApiKeySummary[]>> {
     const keys = await this.queries.apiKeysOf(user.id);
     return ok(
@@ -62,6 +66,8 @@ export class ApiKeysController {
 
   @Delete(':id')
   @HttpCode(200)
+  @EnvelopeReply(200, REVOKED_API_KEY)
+  @PathParam('id', { type: 'string', pattern: KEY_ID.source })
   async revoke(
     @CurrentUser() user: AuthUser,
     @Param('id') id: string,

@@ -28,6 +28,8 @@ import { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RegisterReques
 import { Authenticated, JwtOnly } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
+import { EnvelopeReply, Refusal } from '../common/openapi';
+import { GUEST_SESSION, LOGGED_OUT, RECOVERED_SESSION, REGISTERED_USER, SESSION, USER_VIEW } from './accounts.replies';
 
 type RegisteredUser = UserView & { token: string };
 
@@ -39,6 +41,8 @@ export class AuthController {
   ) {}
 
   @Post(['auth/register', 'register'])
+  @EnvelopeReply(201, REGISTERED_USER, 'registered, with a bearer JWT')
+  @Refusal(409, '`Username already taken` or `Email already registered`')
   @RateLimited('register')
   async register(@Body() body: RegisterRequest, @RequestContext() context: CommandContext): Promise<Envelope<RegisteredUser>> {
     const { user, token } = await this.commands.execute(new RegisterUser(body, context));
@@ -47,6 +51,8 @@ export class AuthController {
 
   @Post(['auth/login', 'login'])
   @HttpCode(200)
+  @EnvelopeReply(200, SESSION)
+  @Refusal(401, '`Invalid username or password` (also while the username is locked out)')
   @RateLimited('auth')
   async login(@Body() body: LoginRequest, @RequestContext() context: CommandContext): Promise<Envelope<Session>> {
     return ok(await this.commands.execute(new LogIn(body, context)));
@@ -54,6 +60,7 @@ export class AuthController {
 
   @Post('auth/logout')
   @HttpCode(200)
+  @EnvelopeReply(200, LOGGED_OUT, 'the presented token is revoked')
   @Authenticated()
   @JwtOnly()
   async logout(@CurrentUser() user: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<{ message: string }>> {
@@ -63,12 +70,15 @@ export class AuthController {
   }
 
   @Get('auth/me')
+  @EnvelopeReply(200, USER_VIEW)
   @Authenticated()
   async me(@CurrentUser() user: AuthUser): Promise<Envelope<UserView>> {
     return ok(await this.queries.ownView(user.id));
   }
 
   @Post('auth/guest-register')
+  @EnvelopeReply(201, GUEST_SESSION, 'a new guest, with its recovery code')
+  @EnvelopeReply(200, GUEST_SESSION, 'the device is on file: that guest, `recovery_code: null`, `existing: true`')
   @RateLimited('register')
   async guestRegister(
     @Body() body: GuestRegisterRequest,
@@ -82,6 +92,8 @@ export class AuthController {
 
   @Post('auth/guest-recover')
   @HttpCode(200)
+  @EnvelopeReply(200, RECOVERED_SESSION)
+  @Refusal(401, '`Invalid recovery code`')
   @RateLimited('auth', 'recovery')
   async guestRecover(
     @Body() body: GuestRecoverRequest,

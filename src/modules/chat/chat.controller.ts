@@ -16,7 +16,9 @@ import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import type { ChatReply, VisualReply } from './chat-pipeline';
 import { AppendHistory, AskAboutImage, type HistoryReceipt, RunPrompt } from './chat.commands';
-import { chatBody, historyBody, visualBody } from './chat.requests';
+import { CHAT_BODY_SCHEMA, chatBody, HISTORY_BODY_SCHEMA, historyBody, VISUAL_BODY_SCHEMA, visualBody } from './chat.requests';
+import { ReadBody, Refusal, Reply } from '../common/openapi';
+import { BUDGET_REFUSAL, CHAT_REPLY, GUARDRAIL_REFUSAL, HISTORY_RECEIPT, MODEL_REFUSED, VISUAL_REPLY } from './chat.replies';
 
 @Controller()
 @PipelineRoute()
@@ -28,6 +30,11 @@ export class ChatController {
 
   @Post('chat')
   @HttpCode(200)
+  @ReadBody(CHAT_BODY_SCHEMA)
+  @Reply(200, CHAT_REPLY)
+  @Refusal(403, ...GUARDRAIL_REFUSAL)
+  @Refusal(402, ...BUDGET_REFUSAL)
+  @Refusal(502, MODEL_REFUSED)
   @RateLimited('chat', 'pipeline_ip')
   async chat(@Caller() caller: PipelineCaller, @Body() raw: unknown, @RequestContext() context: CommandContext): Promise<ChatReply> {
     const body = chatBody(raw, { userIdRequired: caller.kind === 'local_guest' });
@@ -37,6 +44,11 @@ export class ChatController {
 
   @Post('visual_agent')
   @HttpCode(200)
+  @ReadBody(VISUAL_BODY_SCHEMA)
+  @Reply(200, VISUAL_REPLY)
+  @Refusal(403, ...GUARDRAIL_REFUSAL)
+  @Refusal(402, ...BUDGET_REFUSAL)
+  @Refusal(502, MODEL_REFUSED)
   @RateLimited('pipeline', 'pipeline_ip')
   async visual(@Caller() caller: PipelineCaller, @Body() raw: unknown, @RequestContext() context: CommandContext): Promise<VisualReply> {
     const body = visualBody(raw, { userIdRequired: caller.kind === 'local_guest' });
@@ -46,6 +58,8 @@ export class ChatController {
 
   @Post('add_history')
   @HttpCode(200)
+  @ReadBody(HISTORY_BODY_SCHEMA)
+  @Reply(200, HISTORY_RECEIPT)
   @RateLimited('pipeline', 'pipeline_ip')
   async addHistory(@Caller() caller: PipelineCaller, @Body() raw: unknown, @RequestContext() context: CommandContext): Promise<HistoryReceipt> {
     const body = historyBody(raw, { userIdRequired: caller.kind === 'local_guest' });

@@ -4,7 +4,8 @@
  * the field; unknown fields are ignored.
  */
 import { PROMPT_ID_PATTERN, TASK_SOURCES, type HistoryMessage, type TaskSource, USER_ID_PATTERN } from '../../aggregates/chat/chat.events';
-import { type Body, flag, invalid, objectBody } from '../common/body-fields';
+import { type Body, flag, invalid, objectBody, trimmedPattern } from '../common/body-fields';
+import { flagSchema, type JsonSchema, list, obj, oneOf, orNull, str } from '../common/openapi';
 import type { ChatRequest, ModelConfig, VisualRequest } from './chat-pipeline';
 import type { AppendHistory } from './chat.commands';
 
@@ -119,3 +120,48 @@ export function historyBody(raw: unknown, rule: UserIdRule): WithBodyUserId<Appe
   });
   return { userId, promptId, messages };
 }
+
+// ---- The bodies above as JSON Schema, for the OpenAPI document; chat.requests.spec.ts proves the readers agree.
+
+const userIdSchema = orNull(str({ pattern: trimmedPattern(USER_ID_PATTERN) }));
+userIdSchema.description = 'the acting user: may be left out (or null) with a credential, else it must be the caller; required without one (the local guest)';
+const promptIdSchema = str({ pattern: trimmedPattern(PROMPT_ID_PATTERN) });
+const promptSchema = str({ pattern: '\\S', maxLength: PROMPT_MAX_CHARS });
+const modelNameSchema = orNull(str({ pattern: MODEL_NAME.source }));
+
+export const CHAT_BODY_SCHEMA: JsonSchema = obj(
+  {
+    user_id: userIdSchema,
+    prompt_id: promptIdSchema,
+    prompt: promptSchema,
+    create_agent: flagSchema(),
+    autonomous: flagSchema(),
+    speculative: flagSchema(),
+    casual_conv: flagSchema(),
+    task_source: oneOf([...TASK_SOURCES, null], { description: 'default own' }),
+    model_config: orNull(obj({ model: modelNameSchema, fast_model: modelNameSchema, expert_model: modelNameSchema }, ['model', 'fast_model', 'expert_model'])),
+  },
+  ['user_id', 'create_agent', 'autonomous', 'speculative', 'casual_conv', 'task_source', 'model_config'],
+);
+
+export const VISUAL_BODY_SCHEMA: JsonSchema = obj(
+  {
+    user_id: userIdSchema,
+    prompt_id: promptIdSchema,
+    prompt: promptSchema,
+    image_url: str({ pattern: '^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+|[Dd][Aa][Tt][Aa]:)\\S*\\s*$', description: 'an http, https or data: URL' }),
+  },
+  ['user_id'],
+);
+
+export const HISTORY_BODY_SCHEMA: JsonSchema = obj(
+  {
+    user_id: userIdSchema,
+    prompt_id: promptIdSchema,
+    history: list(obj({ role: oneOf(['user', 'assistant']), content: str({ maxLength: PROMPT_MAX_CHARS }) }), {
+      minItems: 1,
+      maxItems: HISTORY_MAX_MESSAGES,
+    }),
+  },
+  ['user_id'],
+);

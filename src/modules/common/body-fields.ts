@@ -94,3 +94,8 @@ export function InRange(range: NumberRange): PropertyDecorator {
     },
   });
 }
+
+/** The JSON Schema pattern of a value the readers trim before testing it against `pattern` (anchored ^...$). */
+export function trimmedPattern(pattern: RegExp): string {
+  return `^\\s*(?:${pattern.source.replace(/^\^/, '').replace(/\$$/, '')})\\s*$`;
+}

@@ -11,8 +11,10 @@ import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { RequestContext } from '../common/request-context';
 import { CompleteSettlement, JoinComputeProvider, RecordComputeServed, RequestSettlement } from './compute.commands';
-import { ComputeServedDto, dashboardScope, JoinProviderDto, RequestSettlementDto, servedReport, settlementIdParam } from './compute.requests';
+import { ComputeServedDto, DASHBOARD_QUERY_SCHEMAS, dashboardScope, JoinProviderDto, RequestSettlementDto, servedReport, settlementIdParam } from './compute.requests';
 import { ComputeProviderQueries } from './compute-provider.queries';
+import { QueryParam, Reply } from '../common/openapi';
+import { PROVIDER_JOINED, PROVIDER_VIEW, SERVED_RECORDED, SETTLEMENT_COMPLETED, SETTLEMENT_REQUESTED } from './compute.replies';
 
 @Controller('api/settings/compute/provider')
 export class ComputeProviderController {
@@ -26,6 +28,9 @@ export class ComputeProviderController {
    * default, `?node_id=` for any node this node knows, `?scope=all` for all.
    */
   @Get()
+  @Reply(200, PROVIDER_VIEW)
+  @QueryParam('node_id', DASHBOARD_QUERY_SCHEMAS.node_id)
+  @QueryParam('scope', DASHBOARD_QUERY_SCHEMAS.scope)
   @Authenticated('operator', 'admin')
   provider(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>) {
     return this.queries.visibleTo(user.role, dashboardScope(query));
@@ -37,6 +42,7 @@ export class ComputeProviderController {
    */
   @Post('join')
   @HttpCode(200)
+  @Reply(200, PROVIDER_JOINED)
   @OptionallyAuthenticated()
   join(@Req() request: { user?: AuthUser }, @Body() body: JoinProviderDto, @RequestContext() context: CommandContext) {
     const setsPolicy = request.user?.role === 'operator' || request.user?.role === 'admin';
@@ -45,12 +51,14 @@ export class ComputeProviderController {
 
   /** Ingestion of served compute until the serving subsystem reports it itself. */
   @Post('served')
+  @Reply(201, SERVED_RECORDED)
   @Authenticated('operator', 'admin')
   served(@Body() body: ComputeServedDto, @RequestContext() context: CommandContext) {
     return this.commands.execute(new RecordComputeServed(servedReport(body), context));
   }
 
   @Post('settlements')
+  @Reply(201, SETTLEMENT_REQUESTED)
   @Authenticated('operator', 'admin')
   requestSettlement(@Body() body: RequestSettlementDto, @RequestContext() context: CommandContext) {
     return this.commands.execute(new RequestSettlement({ amountCents: Math.round(body.amount_usd * 100) }, context));
@@ -58,6 +66,7 @@ export class ComputeProviderController {
 
   @Post('settlements/:id/complete')
   @HttpCode(200)
+  @Reply(200, SETTLEMENT_COMPLETED)
   @Authenticated('admin')
   completeSettlement(@Param('id') id: string, @RequestContext() context: CommandContext) {
     return this.commands.execute(new CompleteSettlement({ settlementId: settlementIdParam(id) }, context));

@@ -6,8 +6,10 @@ import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { CommandContext } from '../common/command-executor';
 import { RequestContext } from '../common/request-context';
 import { RecordRevenue } from './compute.commands';
-import { periodDays, RecordRevenueDto, revenueEntry } from './compute.requests';
+import { PERIOD_DAYS_SCHEMA, periodDays, RecordRevenueDto, revenueEntry } from './compute.requests';
 import { ComputeRevenueQueries } from './compute-revenue.queries';
+import { QueryParam, Reply } from '../common/openapi';
+import { REVENUE_DASHBOARD, REVENUE_RECORDED } from './compute.replies';
 
 @Controller('api/revenue')
 export class ComputeRevenueController {
@@ -18,12 +20,15 @@ export class ComputeRevenueController {
   ) {}
 
   @Get('dashboard')
+  @Reply(200, REVENUE_DASHBOARD)
+  @QueryParam('period_days', PERIOD_DAYS_SCHEMA)
   @Authenticated('operator', 'admin')
   dashboard(@Query('period_days') days?: unknown) {
     return this.queries.dashboard(periodDays(days), this.clock.now());
   }
 
   @Post('records')
+  @Reply(201, REVENUE_RECORDED)
   @Authenticated('admin')
   record(@Body() body: RecordRevenueDto, @RequestContext() context: CommandContext) {
     return this.commands.execute(new RecordRevenue(revenueEntry(body), context));

@@ -12,6 +12,8 @@ import { RequestContext } from '../common/request-context';
 import { UpdateComputeSettings } from './compute.commands';
 import { UpdateComputeSettingsDto } from './compute.requests';
 import { ComputeSettingsQueries } from './compute-settings.queries';
+import { Refusal, Reply } from '../common/openapi';
+import { CENTRAL_REFUSAL_NOTE, COMPUTE_SETTINGS, SETTINGS_UPDATE } from './compute.replies';
 
 @Controller('api/settings/compute')
 export class ComputeSettingsController {
@@ -21,12 +23,15 @@ export class ComputeSettingsController {
   ) {}
 
   @Get()
+  @Reply(200, COMPUTE_SETTINGS)
   @Authenticated('operator', 'admin')
   settings() {
     return this.queries.settings();
   }
 
   @Put()
+  @Reply(200, SETTINGS_UPDATE)
+  @Refusal(403, `a role other than operator or admin, or ${CENTRAL_REFUSAL_NOTE}`)
   @Authenticated('operator', 'admin')
   update(@Body() body: UpdateComputeSettingsDto, @RequestContext() context: CommandContext) {
     return this.commands.execute(new UpdateComputeSettings({ changes: { ...body } }, context));

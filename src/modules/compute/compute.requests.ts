@@ -12,6 +12,7 @@ import { CAUSE_ALIGNMENTS, COMPUTE_POLICIES } from '../../aggregates/compute/com
 import type { DashboardScope } from '../../aggregates/compute/provider-access';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { InRange, invalid, type NumberRange } from '../common/body-fields';
+import type { JsonSchema } from '../common/openapi';
 import type { RecordComputeServed, RecordRevenue } from './compute.commands';
 
 const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
@@ -91,6 +92,13 @@ export function servedReport(body: ComputeServedDto): RecordComputeServed['paylo
 export function revenueEntry(body: RecordRevenueDto): RecordRevenue['payload'] {
   return { entryId: body.entry_id ?? randomUUID(), stream: body.stream, amountCents: body.amount_cents, occurredAt: body.occurred_at ?? null };
 }
+
+/** The query parameters `dashboardScope` and `periodDays` read, for the OpenAPI document. */
+export const DASHBOARD_QUERY_SCHEMAS: Record<'node_id' | 'scope', JsonSchema> = {
+  node_id: { type: 'string', pattern: ID.source, description: 'admin: another node this node knows (absent: this node)' },
+  scope: { enum: ['all'], description: 'admin: every node; wins over node_id' },
+};
+export const PERIOD_DAYS_SCHEMA: JsonSchema = { type: 'integer', minimum: 1, maximum: 365, default: 30 };
 
 /** `?scope=all`, or `?node_id=` (absent: this node); scope wins. */
 export function dashboardScope(query: { node_id?: unknown; scope?: unknown }): DashboardScope {

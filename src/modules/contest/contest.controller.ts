@@ -17,7 +17,10 @@ import { RequestContext } from '../common/request-context';
 import { contestInfo, mcpSnippet } from './contest-info';
 import { JoinContest, type JoinReceipt, ReportScoringEvent, type ScoringReportReceipt } from './contest.commands';
 import { ContestQueries, type LeaderboardEntry } from './contest.queries';
-import { baseUrlOf, JoinContestDto, leaderboardQuery, ReportScoringEventDto, scoringReport } from './contest.requests';
+import { baseUrlOf, JoinContestDto, LEADERBOARD_QUERY_SCHEMAS, leaderboardQuery, ReportScoringEventDto, scoringReport } from './contest.requests';
+import { ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { EnvelopeReply, QueryParam, Refusal, Reply } from '../common/openapi';
+import { CONTEST_INFO, JOIN_RECEIPT, LEADERBOARD, SCORING_REPORT } from './contest.replies';
 
 export interface LeaderboardReply {
   success: true;
@@ -34,11 +37,15 @@ export class ContestController {
   ) {}
 
   @Get('info')
+  @EnvelopeReply(200, CONTEST_INFO)
   info(@Req() request: FastifyRequest): Envelope<ReturnType<typeof contestInfo>> {
     return ok(contestInfo(this.contest, baseUrlOf(request)));
   }
 
   @Get('leaderboard')
+  @Reply(200, LEADERBOARD)
+  @QueryParam('track', LEADERBOARD_QUERY_SCHEMAS.track)
+  @QueryParam('limit', LEADERBOARD_QUERY_SCHEMAS.limit)
   async leaderboard(@Query() query: Record<string, unknown>): Promise<LeaderboardReply> {
     const { track, limit } = leaderboardQuery(query);
     const data = await this.queries.leaderboard(track, limit);
@@ -46,6 +53,8 @@ export class ContestController {
   }
 
   @Get('claude-code.mcp')
+  @ApiProduces('text/plain')
+  @ApiResponse({ status: 200, description: 'an MCP client configuration (JSON, served as text/plain) pointing at this node', content: { 'text/plain': { schema: { type: 'string' } } } })
   @Header('content-type', 'text/plain; charset=utf-8')
   mcp(@Req() request: FastifyRequest): string {
     return mcpSnippet(baseUrlOf(request));
@@ -53,6 +62,8 @@ export class ContestController {
 
   @Post('join')
   @HttpCode(200)
+  @Reply(200, JOIN_RECEIPT, 'joined, or the first receipt again with `already_registered: true`')
+  @Refusal(409, '`contest has ended`')
   @Authenticated()
   join(@CurrentUser() user: AuthUser, @Body() body: JoinContestDto, @RequestContext() context: CommandContext): Promise<JoinReceipt> {
     return this.commands.execute(new JoinContest({ userId: user.id, track: body.track }, context));
@@ -61,6 +72,9 @@ export class ContestController {
   /** Ingestion of scoring events from the emitting subsystems; a repeated source is a no-op. */
   @Post('events')
   @HttpCode(202)
+  @EnvelopeReply(202, SCORING_REPORT, 'recorded, or `recorded: false` for a repeat with the same facts')
+  @Refusal(409, 'the source was reported before with other facts')
+  @Refusal(404, 'unknown user')
   @Authenticated('admin', 'operator')
   async report(@Body() body: ReportScoringEventDto, @RequestContext() context: CommandContext): Promise<Envelope<ScoringReportReceipt>> {
     return ok(await this.commands.execute(new ReportScoringEvent(scoringReport(body), context)));

@@ -7,18 +7,18 @@ import { IsBoolean, IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Ma
 import type { FastifyRequest } from 'fastify';
 import { isTrack, SCORING_EVENT_TYPES, type ScoringEventType, type Track, TRACKS } from '../../aggregates/contest/scoring';
 import { invalid } from '../common/body-fields';
+import type { JsonSchema } from '../common/openapi';
 import type { ReportScoringEvent } from './contest.commands';
 
 const ID_PATTERN = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
 export class JoinContestDto {
-  @IsString({ message: `track must be one of ${TRACKS.join(', ')}` })
+  // IsIn alone: it refuses non-strings too, and a second rule with the same text was reported twice
   @IsIn(TRACKS as Track[], { message: `track must be one of ${TRACKS.join(', ')}` })
   track!: Track;
 }
 
 export class ReportScoringEventDto {
-  @IsString({ message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
   @IsIn(SCORING_EVENT_TYPES, { message: `event_type must be one of ${SCORING_EVENT_TYPES.join(', ')}` })
   event_type!: ScoringEventType;
 
@@ -65,6 +65,12 @@ export interface LeaderboardQuery {
   track: Track | null;
   limit: number;
 }
+
+/** The query parameters `leaderboardQuery` reads, for the OpenAPI document. */
+export const LEADERBOARD_QUERY_SCHEMAS: Record<'track' | 'limit', JsonSchema> = {
+  track: { enum: [...TRACKS, 'overall', ''], description: 'a track; overall or empty (the default): the overall board' },
+  limit: { type: 'integer', minimum: 1, maximum: LEADERBOARD_MAX_LIMIT, default: LEADERBOARD_DEFAULT_LIMIT },
+};
 
 /** `?track=` (a track, `overall` or empty) and `?limit=` (1..200, default 50), checked in that order. */
 export function leaderboardQuery(query: { track?: unknown; limit?: unknown }): LeaderboardQuery {

@@ -16,7 +16,9 @@ import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
 import { type ConsentReply, SetConsent } from './encounter.commands';
 import { EncounterQueries } from './encounter.queries';
-import { consentRequest } from './encounter.requests';
+import { CONSENT_BODY_SCHEMA, consentRequest } from './encounter.requests';
+import { EnvelopeReply, ReadBody, Refusal } from '../common/openapi';
+import { CONSENTS } from './encounter.replies';
 
 function ownerOnly(user: AuthUser, id: string): void {
   if (id !== user.id && id.toLowerCase() !== user.username.toLowerCase()) {
@@ -34,6 +36,9 @@ export class ConsentController {
 
   @Put(':id/consent/cloud-data')
   @HttpCode(200)
+  @ReadBody(CONSENT_BODY_SCHEMA)
+  @EnvelopeReply(200, CONSENTS)
+  @Refusal(403, "`Cannot access another user's consent`")
   async set(
     @CurrentUser() user: AuthUser,
     @Param('id') id: string,
@@ -45,6 +50,8 @@ export class ConsentController {
   }
 
   @Get(':id/consent/cloud-data')
+  @EnvelopeReply(200, CONSENTS)
+  @Refusal(403, "`Cannot access another user's consent`")
   async get(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<Envelope<ConsentReply>> {
     ownerOnly(user, id);
     return ok(await this.queries.consentsOf(user.id));

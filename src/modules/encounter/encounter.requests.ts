@@ -12,6 +12,7 @@ import { isSightablePubkey, normalisePubkey } from '../../aggregates/encounter/p
 import type { SightingCommand } from '../../aggregates/encounter/sighting';
 import type { CommandInput } from '../../aggregates/shared/decider';
 import { type Body, flag, invalid, nameOf, numberIn, objectBody } from '../common/body-fields';
+import { flagSchema, type JsonSchema, list, num, obj, oneOf, orNull, str } from '../common/openapi';
 
 function optionalInteger(body: Body, field: string): number | undefined {
   const value = body[field];
@@ -155,3 +156,44 @@ export function consentRequest(raw: unknown): ConsentRequest {
   }
   return { consent, consentType, scope };
 }
+
+// ---- The bodies above as JSON Schema, for the OpenAPI document; encounter.requests.spec.ts proves the readers agree.
+
+/** `optionalInteger`: a number (cut to an integer) or a string of digits; null is absent. */
+const integerish = { anyOf: [num(), str({ pattern: '^\\s*-?\\d+\\s*$' }), { type: 'null' }] };
+const coordinate = (range: number): JsonSchema => orNull(num({ minimum: -range, maximum: range }));
+/** `requiredId`: a string with something besides blanks (trimmed). */
+const id = str({ pattern: '\\S' });
+const pubkey = str({ pattern: '^\\s*[0-9A-Fa-f]{16,128}\\s*$', description: 'hex, 16-128 digits' });
+
+export const DISCOVERABLE_BODY_SCHEMA: JsonSchema = obj(
+  {
+    enabled: flagSchema('default false'),
+    ttl_sec: integerish,
+    age_claim_18: flagSchema('must be true in a request that enables'),
+    face_visible: flagSchema(),
+    avatar_style: orNull(str()),
+    vibe_tags: orNull(list(str())),
+  },
+  ['enabled', 'ttl_sec', 'age_claim_18', 'face_visible', 'avatar_style', 'vibe_tags'],
+);
+export const SIGHTING_BODY_SCHEMA: JsonSchema = obj(
+  { peer_pubkey: pubkey, rssi_peak: integerish, dwell_sec: integerish, lat: coordinate(90), lng: coordinate(180) },
+  ['rssi_peak', 'dwell_sec', 'lat', 'lng'],
+);
+export const SWIPE_BODY_SCHEMA: JsonSchema = obj({
+  sighting_id: id,
+  decision: str({ pattern: '^\\s*(?:[Ll][Ii][Kk][Ee]|[Dd][Ii][Ss][Ll][Ii][Kk][Ee])\\s*$', description: 'like or dislike (any case)' }),
+});
+export const MATCH_ID_BODY_SCHEMA: JsonSchema = obj({ match_id: id });
+export const APPROVE_BODY_SCHEMA: JsonSchema = obj({ match_id: id, text: str({ pattern: '\\S' }) });
+export const DECLINE_BODY_SCHEMA: JsonSchema = obj({ match_id: id, reason: orNull(str()) }, ['reason']);
+export const REGISTER_PUBKEY_BODY_SCHEMA: JsonSchema = obj({ pubkey });
+export const CONSENT_BODY_SCHEMA: JsonSchema = obj(
+  {
+    consent: oneOf([true, false, 'true', 'false']),
+    consent_type: orNull(str({ pattern: CONSENT_NAME.source, description: 'default cloud_capability' })),
+    scope: orNull(str({ pattern: `^(?:\\*|${CONSENT_NAME.source.slice(1, -1)})$`, description: "default '*'" })),
+  },
+  ['consent_type', 'scope'],
+);

@@ -20,7 +20,9 @@ import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { AcceptGoal, type AcceptedGoal } from './goals.commands';
 import { GoalsQueries, type GoalView } from './goals.queries';
-import { CreateGoalDto, goalIdParam, goalRequest } from './goals.requests';
+import { CreateGoalDto, GOAL_ID_SCHEMA, goalIdParam, goalRequest } from './goals.requests';
+import { EnvelopeReply, PathParam } from '../common/openapi';
+import { ACCEPTED_GOAL, GOAL_VIEW } from './goals.replies';
 
 @Controller('goals')
 @PipelineRoute()
@@ -33,6 +35,7 @@ export class GoalsController {
 
   @Post()
   @HttpCode(202)
+  @EnvelopeReply(202, ACCEPTED_GOAL, 'accepted: the sub-tasks run over the hive after the reply')
   @RateLimited('pipeline', 'pipeline_ip')
   async create(
     @Caller() caller: PipelineCaller,
@@ -44,6 +47,8 @@ export class GoalsController {
   }
 
   @Get(':id')
+  @EnvelopeReply(200, GOAL_VIEW)
+  @PathParam('id', GOAL_ID_SCHEMA)
   async get(@Caller() caller: PipelineCaller, @Param('id') id: string): Promise<Envelope<GoalView>> {
     const view = await this.queries.view(goalIdParam(id));
     if (!view || !(await this.acting.mayRead(caller, view.user_id))) throw new DomainError('not_found', 'goal not found');

@@ -6,6 +6,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MAX_ATTEMPTS, MAX_DESCRIPTION_CHARS, MAX_SUBTASKS, MAX_TIMEOUT_SEC } from '../../aggregates/goals/goal';
 import { invalid } from '../common/body-fields';
+import type { JsonSchema } from '../common/openapi';
 import type { GoalRequest } from './goals.commands';
 
 export const MAX_GOAL_CHARS = 8000;
@@ -58,6 +59,7 @@ export function goalRequest(body: CreateGoalDto): Omit<GoalRequest, 'userId'> {
 }
 
 const GOAL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+export const GOAL_ID_SCHEMA: JsonSchema = { type: 'string', pattern: GOAL_ID.source };
 
 export function goalIdParam(id: string): string {
   if (!GOAL_ID.test(id)) throw invalid('goal id must be 1-128 characters of letters, digits, _ -');

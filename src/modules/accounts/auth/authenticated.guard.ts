@@ -84,6 +84,12 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   }
 }
 
+/** What @Authenticated, @JwtOnly and their guards ask of a route's caller, as its handler and controller declare it (read by the OpenAPI document). */
+export function authenticationRules(handler: object, controller: object): { roles: Role[]; apiKeys: boolean } {
+  const declared = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
+  return { roles: declared<Role[]>(ROLES) ?? [], apiKeys: declared<boolean>(ALLOW_API_KEYS) !== false };
+}
+
 /** Requires a valid JWT or API key; with roles, also one of those roles. */
 export function Authenticated(...roles: Role[]): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(ROLES, roles), UseGuards(AuthenticatedGuard));

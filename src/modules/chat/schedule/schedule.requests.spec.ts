@@ -1,6 +1,7 @@
 import { DomainError } from '../../../aggregates/shared/domain-error';
 import { PROMPT_MAX_CHARS } from '../chat.requests';
-import { parseTimeAgentRequest, parseUtcTimestamp } from './schedule.requests';
+import { expectReaderAgreesWithSchema } from '../../../../test/support/schema-agreement';
+import { parseTimeAgentRequest, parseUtcTimestamp, TIME_AGENT_BODY_SCHEMA } from './schedule.requests';
 
 const now = new Date('2026-04-10T12:00:00.000Z');
 const valid = { user_id: 'alice@example.com', prompt_id: 'daily_news-1', prompt: 'summarise the news', schedule_time: '2026-04-10T12:30:00Z' };
@@ -85,5 +86,17 @@ describe('parseTimeAgentRequest', () => {
   it('refuses a schedule_time that is now or past', () => {
     refused({ ...valid, schedule_time: '2026-04-10T12:00:00Z' }, 'schedule_time must be in the future');
     refused({ ...valid, schedule_time: '2020-01-01T00:00:00Z' }, 'schedule_time must be in the future');
+  });
+});
+
+describe('TIME_AGENT_BODY_SCHEMA', () => {
+  it('given POST /time_agent bodies, then the reader accepts exactly what the schema accepts', () => {
+    expectReaderAgreesWithSchema(TIME_AGENT_BODY_SCHEMA, (b) => parseTimeAgentRequest(b, now, { userIdRequired: false }), {
+      valid: { prompt_id: 'p1', prompt: 'remind me', schedule_time: '2030-01-31T09:30:00Z' },
+      candidates: {
+        user_id: ['u-1', ' u1 ', 'a b'],
+        schedule_time: ['2030-01-31T09:30', ' 2030-01-31T09:30:00.123456+00:00 ', '2030-01-31T09:30:00+0000', '2030-01-31', '2030-01-31 09:30:00Z', '2030-01-31T09:30:00+01:00'],
+      },
+    });
   });
 });

@@ -10,8 +10,9 @@
  * 24:00) is refused. Fractions beyond milliseconds are cut. The time must lie
  * in the future (strictly after the server's now).
  */
-import { invalid, objectBody } from '../../common/body-fields';
-import { PROMPT_MAX_CHARS, promptIdOf, type UserIdRule, userIdOf, type WithBodyUserId } from '../chat.requests';
+import { invalid, objectBody, trimmedPattern } from '../../common/body-fields';
+import { type JsonSchema, str } from '../../common/openapi';
+import { CHAT_BODY_SCHEMA, PROMPT_MAX_CHARS, promptIdOf, type UserIdRule, userIdOf, type WithBodyUserId } from '../chat.requests';
 import type { SchedulePrompt } from './schedule.commands';
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|\+00:00|\+0000)?$/;
@@ -51,3 +52,21 @@ export function parseTimeAgentRequest(raw: unknown, now: Date, rule: UserIdRule)
   if (runAt.getTime() <= now.getTime()) throw invalid('schedule_time must be in the future');
   return { userId, promptId, prompt, runAt };
 }
+
+const chatFields = (CHAT_BODY_SCHEMA as { properties: Record<string, JsonSchema> }).properties;
+
+/** The body above as JSON Schema, for the OpenAPI document; schedule.requests.spec.ts proves the reader agrees. */
+export const TIME_AGENT_BODY_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    user_id: chatFields.user_id,
+    prompt_id: chatFields.prompt_id,
+    prompt: chatFields.prompt,
+    schedule_time: str({
+      pattern: trimmedPattern(ISO_UTC),
+      description: 'ISO 8601 UTC (Z, +00:00 or no zone), a real date, strictly in the future',
+      examples: ['2030-01-31T09:30:00Z'],
+    }),
+  },
+  required: ['prompt_id', 'prompt', 'schedule_time'],
+};

@@ -29,7 +29,10 @@ import { RateLimited } from '../../common/rate-limits/rate-limits';
 import { RequestContext } from '../../common/request-context';
 import { SchedulePrompt, type ScheduleReceipt } from './schedule.commands';
 import { ScheduleQueries, type ScheduleView } from './schedule.queries';
-import { parseTimeAgentRequest } from './schedule.requests';
+import { parseTimeAgentRequest, TIME_AGENT_BODY_SCHEMA } from './schedule.requests';
+import { EnvelopeReply, ReadBody, Refusal } from '../../common/openapi';
+import { GUARDRAIL_REFUSAL } from '../chat.replies';
+import { SCHEDULE_RECEIPT, SCHEDULE_VIEW } from './schedule.replies';
 
 @Controller('time_agent')
 @PipelineRoute()
@@ -43,6 +46,9 @@ export class TimeAgentController {
 
   @Post()
   @HttpCode(202)
+  @ReadBody(TIME_AGENT_BODY_SCHEMA)
+  @EnvelopeReply(202, SCHEDULE_RECEIPT, 'scheduled; it runs once when due')
+  @Refusal(403, GUARDRAIL_REFUSAL[0], GUARDRAIL_REFUSAL[1])
   @RateLimited('pipeline', 'pipeline_ip')
   async schedule(
     @Caller() caller: PipelineCaller,
@@ -55,6 +61,7 @@ export class TimeAgentController {
   }
 
   @Get(':schedule_id')
+  @EnvelopeReply(200, SCHEDULE_VIEW)
   async status(@Caller() caller: PipelineCaller, @Param('schedule_id') scheduleId: string): Promise<Envelope<ScheduleView>> {
     const view = await this.queries.byId(scheduleId);
     if (!view || !(await this.acting.mayRead(caller, view.user_id))) throw new DomainError('not_found', 'scheduled prompt not found');

@@ -106,6 +106,9 @@ export class RateLimitGuard implements CanActivate {
   }
 }
 
+/** The buckets a handler takes from (read by the OpenAPI document). */
+export const rateLimitsOf = (handler: object): RateLimitName[] => Reflect.getMetadata(RATE_LIMITS, handler) ?? [];
+
 /** Takes a token from each named bucket before the handler runs (method decorator). */
 export const RateLimited = (...names: RateLimitName[]): MethodDecorator =>
   applyDecorators(SetMetadata(RATE_LIMITS, names), UseGuards(RateLimitGuard));

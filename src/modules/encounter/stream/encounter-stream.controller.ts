@@ -23,6 +23,8 @@ import type { AuthUser } from '../../accounts/auth/auth-user';
 import { CurrentUser } from '../../accounts/auth/current-user.decorator';
 import { EncounterStreamService } from './encounter-stream.service';
 import { resumePosition } from './sse';
+import { ApiHeader, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import { QueryParam, Refusal } from '../../common/openapi';
 
 @Controller(['api/social/encounter', 'social/encounter'])
 @Authenticated()
@@ -31,6 +33,11 @@ export class EncounterStreamController {
   constructor(private readonly streams: EncounterStreamService) {}
 
   @Get('stream')
+  @ApiProduces('text/event-stream')
+  @ApiResponse({ status: 200, description: 'server-sent events: the caller’s own encounter messages (docs/api.md)', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'resume after this id', schema: { type: 'string', pattern: '^\\s*\\d{0,15}\\s*$' } })
+  @QueryParam('last_event_id', { type: 'string', pattern: '^\\s*\\d{0,15}\\s*$', description: 'resume after this id (when no Last-Event-ID header)' })
+  @Refusal(429, 'too many open streams for the user')
   async stream(
     @CurrentUser() user: AuthUser,
     @Headers('last-event-id') lastEventId: unknown,

@@ -1,0 +1,41 @@
+/** Reply schemas of the account routes for the OpenAPI document (the `data` of `{success: true, data}`). */
+import { ROLES } from '../../aggregates/accounts/user.events';
+import { API_KEY_TIERS } from '../../aggregates/accounts/api-key';
+import { bool, int, list, obj, oneOf, orNull, str } from '../common/openapi';
+
+export const USER_VIEW = obj(
+  {
+    id: str(),
+    username: str(),
+    email: orNull(str({ description: 'only in the owner’s own view' })),
+    display_name: str(),
+    role: oneOf(ROLES),
+    user_type: str(),
+    is_admin: bool(),
+    is_moderator: bool(),
+    created_at: str({ format: 'date-time' }),
+    last_active_at: orNull(str({ format: 'date-time' })),
+  },
+  ['email'],
+);
+
+export const REGISTERED_USER = { ...USER_VIEW, properties: { ...(USER_VIEW.properties as object), token: str() }, required: [...(USER_VIEW.required as string[]), 'token'] };
+export const SESSION = obj({ user: USER_VIEW, token: str({ description: 'a bearer JWT' }) });
+export const GUEST_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code: orNull(str()), existing: bool() });
+export const RECOVERED_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code: str({ description: 'the new code: each works once' }) });
+export const LOGGED_OUT = obj({ message: str() });
+export const ACCOUNT_STATS = obj(
+  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued'].map((f) => [f, int()])),
+);
+export const ISSUED_API_KEY = obj({
+  id: str(),
+  name: str(),
+  tier: oneOf(API_KEY_TIERS),
+  key: str({ description: 'shown only in this reply' }),
+  api_key: str({ description: 'the same key again' }),
+  daily_limit: int(),
+  created_at: str({ format: 'date-time' }),
+});
+export const API_KEY_SUMMARY = obj({ id: str(), name: str(), tier: str(), daily_limit: int(), created_at: str({ format: 'date-time' }), revoked: bool() });
+export const REVOKED_API_KEY = obj({ id: str(), revoked: { const: true } });
+export const API_KEY_LIST = list(API_KEY_SUMMARY);

@@ -1,0 +1,123 @@
+/**
+ * What each operation of the OpenAPI document learns from its route's own
+ * declarations: who may call it (the guards and @Authenticated roles), which
+ * token buckets it takes from (@RateLimited), and the refusals every route of
+ * its kind can give, as the `{success: false, error}` envelope.
+ */
+import type { INestApplication } from '@nestjs/common';
+import { GUARDS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
+import { authenticationRules, AuthenticatedGuard, OptionalAuthenticationGuard } from '../modules/accounts/auth/authenticated.guard';
+import { PipelineCallerGuard } from '../modules/accounts/auth/pipeline-caller';
+import { rateLimitsOf } from '../modules/common/rate-limits/rate-limits';
+
+export interface RouteHandler {
+  controller: abstract new (...args: never[]) => unknown;
+  handler: object;
+}
+
+/** Every controller method of the app, by `<Controller>_<method>` (the operation ids @nestjs/swagger is given). */
+export function controllerRoutes(app: INestApplication): Map<string, RouteHandler> {
+  const routes = new Map<string, RouteHandler>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as RouteHandler['controller'] | null;
+      if (!controller) continue;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[name];
+        if (typeof handler === 'function' && Reflect.getMetadata(METHOD_METADATA, handler) !== undefined) {
+          routes.set(`${controller.name}_${name}`, { controller, handler });
+        }
+      }
+    }
+  }
+  return routes;
+}
+
+/** `{success: false, error}` (HttpExceptionFilter); a few refusals add fields (a guardrail's `category`, a budget's figures). */
+export const ERROR_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: { success: { const: false } as SchemaObject, error: { type: 'string' } },
+  required: ['success', 'error'],
+};
+
+const error = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** The shared refusals, as components.responses. */
+export const ERROR_RESPONSES: Record<string, ResponseObject> = {
+  BadRequest: error('malformed JSON, a body that is not a JSON object, a missing field, a wrong type or a value out of range; one message per field, joined with `; `'),
+  Unauthenticated: error('no credential (`unauthenticated`), a bad or revoked token, a bad API key'),
+  Forbidden: error("the caller's role is not allowed (`<roles> role required`), or the body names another user"),
+  NotFound: error('no such resource (or not the caller’s)'),
+  Conflict: error('a unique value is taken, or a concurrent update could not be applied after retries'),
+  TooLarge: error('the body is larger than BODY_LIMIT_BYTES (`Request body is too large`)'),
+  UnsupportedMediaType: error('a content type other than JSON'),
+  RateLimited: error('a token bucket is empty, or an API key’s daily limit is reached', {
+    'Retry-After': { description: 'seconds until a token is back', schema: { type: 'integer', minimum: 1 } },
+  }),
+  Unavailable: error('the node is shutting down (or, on the agent pipeline, the language model is unavailable)'),
+};
+
+type Access = 'none' | 'required' | 'optional' | 'pipeline';
+
+function accessOf({ controller, handler }: RouteHandler): Access {
+  const guards: unknown[] = [...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []), ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? [])];
+  if (guards.includes(PipelineCallerGuard)) return 'pipeline';
+  if (guards.includes(AuthenticatedGuard)) return 'required';
+  if (guards.includes(OptionalAuthenticationGuard)) return 'optional';
+  return 'none';
+}
+
+const PIPELINE_NOTE =
+  'Acts for the caller: with a JWT or API key, that user (a body `user_id` must be the caller’s); without a credential, only from a loopback address while ANONYMOUS_CHAT=local, as the local guest, and then `user_id` is required and must not name a registered user (docs/security.md).';
+
+/** Security, roles and the shared refusals of one operation. */
+export function completeOperation(operation: OperationObject, { path, method, route }: { path: string; method: string; route: RouteHandler }): void {
+  const access = accessOf(route);
+  const { roles, apiKeys } = authenticationRules(route.handler, route.controller);
+  const buckets = rateLimitsOf(route.handler);
+  const notes: string[] = [];
+  operation.tags = [route.controller.name.replace(/Controller$/, '')];
+  switch (access) {
+    case 'required':
+      operation.security = apiKeys ? [{ bearer: [] }, { api_key: [] }] : [{ bearer: [] }];
+      if (!apiKeys) notes.push('Needs a bearer JWT (an API key is refused).');
+      if (roles.length > 0) notes.push(`Roles: ${roles.join(', ')}.`);
+      break;
+    case 'optional':
+      operation.security = [{}, { bearer: [] }, { api_key: [] }];
+      notes.push('No credential needed; a credential that is sent must be valid.');
+      break;
+    case 'pipeline':
+      operation.security = [{ bearer: [] }, { api_key: [] }, {}];
+      notes.push(PIPELINE_NOTE);
+      break;
+    case 'none':
+      operation.security = [];
+      break;
+  }
+  if (buckets.length > 0) notes.push(`Rate limits (docs/security.md): ${buckets.join(', ')}.`);
+  if (notes.length > 0) operation.description = [operation.description, ...notes].filter(Boolean).join('\n\n');
+  if (access === 'required' && roles.length > 0) Object.assign(operation, { 'x-roles': roles });
+
+  const hasBody = operation.requestBody !== undefined;
+  const refusals: [number, string, boolean][] = [
+    [400, 'BadRequest', hasBody || (operation.parameters?.length ?? 0) > 0 || access === 'pipeline'],
+    [401, 'Unauthenticated', access !== 'none'],
+    [403, 'Forbidden', roles.length > 0 || access === 'pipeline'],
+    [404, 'NotFound', path.includes('{')],
+    [409, 'Conflict', method !== 'get'],
+    [413, 'TooLarge', hasBody],
+    [415, 'UnsupportedMediaType', hasBody],
+    [429, 'RateLimited', buckets.length > 0 || (access !== 'none' && apiKeys)],
+    [503, 'Unavailable', true],
+  ];
+  for (const [status, name, applies] of refusals) {
+    if (applies && !operation.responses[status]) operation.responses[status] = { $ref: `#/components/responses/${name}` };
+  }
+}
