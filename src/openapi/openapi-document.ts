@@ -75,6 +75,7 @@ function metricsPath(needsToken: boolean): OpenAPIObject['paths'][string] {
       responses: {
         '200': { description: 'the metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
         ...(needsToken ? { '401': { $ref: '#/components/responses/Unauthenticated' } } : {}),
+        '503': { $ref: '#/components/responses/Unavailable' },
       },
     },
   };

@@ -18,11 +18,21 @@ const ADMIN = 'matrixadmin';
 
 const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 
-/** Open to anyone: probes, signing up and in, the contest's public reads, joining as a compute provider (SPEC §5.4). */
+/**
+ * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
+ * documentation, signing up and in, the contest's public reads, joining as a
+ * compute provider (SPEC §5.4).
+ */
 const OPEN = new Set([
   'GET /status',
   'GET /health',
   'GET /ready',
+  'GET /metrics',
+  'GET /docs-json',
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/swagger-initializer.js',
+  'GET /docs/:asset',
   ...[...both('/auth/register'), ...both('/register'), ...both('/auth/login'), ...both('/login'), ...both('/auth/guest-register'), ...both('/auth/guest-recover')].map(
     (path) => `POST ${path}`,
   ),

@@ -31,7 +31,13 @@ describe('the encounter routes’ body schemas agree with their readers', () => 
   it('given POST sighting bodies, then the reader accepts exactly what the schema accepts', () => {
     expectReaderAgreesWithSchema(SIGHTING_BODY_SCHEMA, sightingRequest, {
       valid: { peer_pubkey: '0123456789abcdef', rssi_peak: -60, dwell_sec: 30 },
-      candidates: { peer_pubkey: keys, lat: [90, -90, 90.1, -90.1, 45.5], lng: [180, -180, 180.1, -179.9] },
+      candidates: {
+        peer_pubkey: keys,
+        lat: [90, -90, 90.1, -90.1, 45.5],
+        lng: [180, -180, 180.1, -179.9],
+        rssi_peak: ['-128', '127', ' 99 ', '128', '-129', 127.9, -128.5, 128, -129],
+        dwell_sec: ['86400', '86401', '-5', ' 7 ', 86_400.5, 86_401, -5],
+      },
     });
   });
 

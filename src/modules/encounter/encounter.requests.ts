@@ -177,8 +177,19 @@ export const DISCOVERABLE_BODY_SCHEMA: JsonSchema = obj(
   },
   ['enabled', 'ttl_sec', 'age_claim_18', 'face_visible', 'avatar_style', 'vibe_tags'],
 );
+/** rssi_peak: an integerish value whose integer part is -128..127 (an int8, RSSI_RANGE). */
+const rssiPeak = {
+  anyOf: [num({ exclusiveMinimum: -129, exclusiveMaximum: 128 }), str({ pattern: '^\\s*(-?(\\d|[1-9]\\d|1[01]\\d|12[0-7])|-128)\\s*$' }), { type: 'null' }],
+  description: 'dBm, -128..127',
+};
+/** dwell_sec: an integerish value whose integer part is at most 86400 (a negative one counts as 0, DWELL_RANGE). */
+const dwellSec = {
+  anyOf: [num({ exclusiveMaximum: 86_401 }), str({ pattern: '^\\s*(-\\d+|\\d{1,4}|[1-7]\\d{4}|8[0-5]\\d{3}|86[0-3]\\d{2}|86400)\\s*$' }), { type: 'null' }],
+  description: 'seconds, 0..86400',
+};
+
 export const SIGHTING_BODY_SCHEMA: JsonSchema = obj(
-  { peer_pubkey: pubkey, rssi_peak: integerish, dwell_sec: integerish, lat: coordinate(90), lng: coordinate(180) },
+  { peer_pubkey: pubkey, rssi_peak: rssiPeak, dwell_sec: dwellSec, lat: coordinate(90), lng: coordinate(180) },
   ['rssi_peak', 'dwell_sec', 'lat', 'lng'],
 );
 export const SWIPE_BODY_SCHEMA: JsonSchema = obj({
