@@ -9,6 +9,7 @@ import type { ClaimEvent } from './accounts/claim';
 import type { UserEvent } from './accounts/user.events';
 import type { ChatEvent } from './chat/chat.events';
 import type { ScheduledPromptEvent } from './chat/scheduled-prompt';
+import type { ApiUsageEvent } from './compute/api-usage';
 import type { ComputeReportEvent } from './compute/compute-report';
 import type { NodeComputeEvent } from './compute/node-compute';
 import type { PeerNodeEvent } from './compute/peer-node';
@@ -32,6 +33,7 @@ export type AnyDomainEvent =
   | ComputeReportEvent
   | SettlementEvent
   | RevenueEntryEvent
+  | ApiUsageEvent
   | ContestEntryEvent
   | ContestWindowEvent
   | ScoringEventEvent

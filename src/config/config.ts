@@ -84,6 +84,8 @@ export interface AppConfig {
   llm: LlmConfig;
   /** the chat pipeline's rate limit and budget (CHAT_*) */
   chat: ChatConfig;
+  /** the OpenAI-compatible API under /v1: the one model id it serves (V1_MODEL_ID) */
+  v1: { modelId: string };
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -237,10 +239,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     encounter: loadEncounterConfig(env),
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
+    v1: { modelId: v1ModelId(env) },
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),
   };
+}
+
+/** The model id /v1 shows and accepts: a stable name, not the model behind the LLM port, which may change. */
+export const DEFAULT_V1_MODEL_ID = 'agent-platform-1';
+
+function v1ModelId(env: Env): string {
+  const value = raw(env, 'V1_MODEL_ID') ?? DEFAULT_V1_MODEL_ID;
+  if (!/^[A-Za-z0-9_.:/@-]{1,128}$/.test(value)) throw new ConfigError('V1_MODEL_ID', `expected 1-128 letters, digits or _ . : / @ -, got '${value}'`);
+  return value;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -17,12 +17,12 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { AppConfig } from '../config/config';
-import { completeOperation, controllerRoutes, ERROR_RESPONSES, ERROR_SCHEMA, type RouteHandler } from './operation-facts';
+import { completeOperation, controllerRoutes, ERROR_RESPONSES, ERROR_SCHEMA, OPENAI_ERROR_SCHEMA, type RouteHandler } from './operation-facts';
 
 const DESCRIPTION = [
   'Event-sourced agent-platform service. Prose: docs/api.md; who may call what: docs/security.md.',
   'Account and social routes reply `{success: true, data}`; the SPEC core routes (/chat, /visual_agent, /add_history, compute settings and dashboards) reply plain JSON.',
-  'Every error, on every route: `{success: false, error: "<message>"}`.',
+  'Every error: `{success: false, error: "<message>"}`; under `/v1`, the OpenAI-compatible API, OpenAI\'s own shape `{error: {message, type, param, code}}`.',
 ].join('\n\n');
 
 export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConfig, 'version' | 'host' | 'port' | 'observability'>): OpenAPIObject {
@@ -42,7 +42,7 @@ export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConf
   useValidatorSchemas(document);
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA },
+    schemas: { ...document.components?.schemas, Error: ERROR_SCHEMA, OpenAiError: OPENAI_ERROR_SCHEMA },
     responses: { ...ERROR_RESPONSES },
   };
   const seen = new Map<string, number>();

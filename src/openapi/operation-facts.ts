@@ -10,6 +10,7 @@ import { ModulesContainer } from '@nestjs/core';
 import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { authenticationRules, AuthenticatedGuard, OptionalAuthenticationGuard } from '../modules/accounts/auth/authenticated.guard';
 import { PipelineCallerGuard } from '../modules/accounts/auth/pipeline-caller';
+import { speaksOpenAi } from '../modules/common/openai-errors';
 import { rateLimitsOf } from '../modules/common/rate-limits/rate-limits';
 
 export interface RouteHandler {
@@ -42,13 +43,31 @@ export const ERROR_SCHEMA: SchemaObject = {
   required: ['success', 'error'],
 };
 
-const error = (description: string, headers?: ResponseObject['headers']): ResponseObject => ({
+/** `{error: {message, type, param, code}}`: the refusals of the OpenAI-compatible API under /v1 (common/openai-errors.ts). */
+export const OPENAI_ERROR_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        type: { type: 'string', description: 'invalid_request_error, authentication_error, permission_error, rate_limit_error, insufficient_quota, server_error, service_unavailable' },
+        param: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        code: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'e.g. invalid_api_key, model_not_found, unknown_url, rate_limit_exceeded, insufficient_quota' },
+      },
+      required: ['message', 'type', 'param', 'code'],
+    },
+  },
+  required: ['error'],
+};
+
+const error = (description: string, headers?: ResponseObject['headers'], schema = 'Error'): ResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
 });
 
-/** The shared refusals, as components.responses. */
+/** The shared refusals, as components.responses (under /v1 the same, named `OpenAi<name>`, in OpenAI's error shape). */
 export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   BadRequest: error('malformed JSON, a body that is not a JSON object, a missing field, a wrong type or a value out of range; one message per field, joined with `; `'),
   Unauthenticated: error('no credential (`unauthenticated`), a bad or revoked token, a bad API key'),
@@ -62,6 +81,9 @@ export const ERROR_RESPONSES: Record<string, ResponseObject> = {
   }),
   Unavailable: error('the node is shutting down (or, on the agent pipeline, the language model is unavailable)'),
 };
+for (const [name, response] of Object.entries(ERROR_RESPONSES)) {
+  ERROR_RESPONSES[`OpenAi${name}`] = error(response.description, response.headers, 'OpenAiError');
+}
 
 type Access = 'none' | 'required' | 'optional' | 'pipeline';
 
@@ -79,7 +101,7 @@ const PIPELINE_NOTE =
 /** Security, roles and the shared refusals of one operation. */
 export function completeOperation(operation: OperationObject, { path, method, route }: { path: string; method: string; route: RouteHandler }): void {
   const access = accessOf(route);
-  const { roles, apiKeys } = authenticationRules(route.handler, route.controller);
+  const { roles, apiKeys, jwt } = authenticationRules(route.handler, route.controller);
   const buckets = rateLimitsOf(route.handler);
   const notes: string[] = [];
   operation.tags = [route.controller.name.replace(/Controller$/, '')];
@@ -87,6 +109,7 @@ export function completeOperation(operation: OperationObject, { path, method, ro
     case 'required':
       operation.security = apiKeys ? [{ bearer: [] }, { api_key: [] }] : [{ bearer: [] }];
       if (!apiKeys) notes.push('Needs a bearer JWT (an API key is refused).');
+      if (!jwt) notes.push('Needs an API key, as `Authorization: Bearer ak_...` or `X-API-Key` (a JWT is refused); each request counts against the key’s daily quota.');
       if (roles.length > 0) notes.push(`Roles: ${roles.join(', ')}.`);
       break;
     case 'optional':
@@ -118,6 +141,7 @@ export function completeOperation(operation: OperationObject, { path, method, ro
     [503, 'Unavailable', true],
   ];
   for (const [status, name, applies] of refusals) {
-    if (applies && !operation.responses[status]) operation.responses[status] = { $ref: `#/components/responses/${name}` };
+    const component = speaksOpenAi(path) ? `OpenAi${name}` : name;
+    if (applies && !operation.responses[status]) operation.responses[status] = { $ref: `#/components/responses/${component}` };
   }
 }

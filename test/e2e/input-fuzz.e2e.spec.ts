@@ -4,12 +4,14 @@
  * in every field a request reader or DTO reads (requestFieldNames), deep
  * nesting, huge strings, odd unicode, Mongo operator objects, other content
  * types, odd path parameters and query strings. No request may get a 5xx,
- * and every 4xx carries the error envelope `{success: false, error}`.
+ * and every 4xx carries the error envelope `{success: false, error}` (under
+ * /v1, the OpenAI-compatible API, OpenAI's `{error: {message, type}}`).
  *
  * Requests go over node:http (fetch would normalise `..` in paths), a few
  * at a time on kept-alive sockets; an SSE stream that opens is closed at once.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { speaksOpenAi } from '../../src/modules/common/openai-errors';
 import { startTestApp, type TestApp } from '../support/app';
 import { requestFieldNames, type RouteInfo } from '../support/routes';
 
@@ -192,6 +194,8 @@ function problemOf(probe: Probe, outcome: Outcome): string | null {
   try {
     const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown };
     if (body.success === false && typeof body.error === 'string') return null;
+    const openAi = body.error as { message?: unknown; type?: unknown } | undefined;
+    if (speaksOpenAi(probe.path) && typeof openAi?.message === 'string' && typeof openAi.type === 'string') return null;
   } catch {
     // not JSON: reported below
   }

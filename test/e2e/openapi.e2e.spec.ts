@@ -88,12 +88,21 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/v1/intelligence/keys'].post.security).toEqual([{ bearer: [] }]);
     expect(document.paths['/api/hive/contest/info'].get.security).toEqual([]);
     expect(document.paths['/api/settings/compute/provider/join'].post.security).toEqual([{}, { bearer: [] }, { api_key: [] }]);
+    expect(document.paths['/v1/chat/completions'].post.description).toContain('Needs an API key');
+  });
+
+  it('given the /v1 routes, then their refusals are documented in OpenAI’s error shape', () => {
+    const operation = document.paths['/v1/chat/completions'].post;
+    expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/OpenAiUnauthenticated' });
+    expect(operation.responses['429']).toEqual({ $ref: '#/components/responses/OpenAiRateLimited' });
+    expect(document.components.schemas.OpenAiError).toMatchObject({ required: ['error'] });
   });
 
   it('given real replies, then they conform to the schemas the document shows', async () => {
     const username = uniqueName('doc');
     const registered = await t.request('POST', '/api/social/auth/register', { body: { username, email: `${username}@example.com`, password: 'password-1' } });
     const token = registered.body.data.token;
+    const key = (await t.request('POST', '/api/v1/intelligence/keys', { token, body: { name: 'doc', tier: 'free' } })).body.data.key;
     const replies = [
       ['POST', '/api/social/auth/register', registered],
       ['POST', '/api/social/auth/login', await t.request('POST', '/api/social/auth/login', { body: { username, password: 'password-1' } })],
@@ -109,6 +118,10 @@ describe('the OpenAPI document', () => {
       ['POST', '/chat', await t.request('POST', '/chat', { token, body: { prompt_id: 'doc-1', prompt: 'what is 2 + 2', casual_conv: true } })],
       ['POST', '/goals', await t.request('POST', '/goals', { token, body: { goal: 'say hello', subtasks: ['say hello'] } })],
       ['GET', '/api/v1/intelligence/keys', await t.request('GET', '/api/v1/intelligence/keys', { token })],
+      ['GET', '/v1/models', await t.request('GET', '/v1/models', { token: key })],
+      ['POST', '/v1/chat/completions', await t.request('POST', '/v1/chat/completions', { token: key, body: { model: 'agent-platform-1', messages: [{ role: 'user', content: 'hi' }] } })],
+      ['POST', '/v1/chat/completions', await t.request('POST', '/v1/chat/completions', { token: key, body: { model: 'other', messages: [{ role: 'user', content: 'hi' }] } })],
+      ['GET', '/v1/models', await t.request('GET', '/v1/models', { token })],
     ] as const;
     expect(replies.flatMap(([method, path, response]) => replyProblems(document, method, path, response))).toEqual([]);
   });

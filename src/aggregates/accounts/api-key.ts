@@ -10,6 +10,8 @@ export type ApiKeyTier = 'free';
 export const API_KEY_TIERS: readonly ApiKeyTier[] = ['free'];
 /** Requests per UTC day, per key. */
 export const DAILY_LIMITS: Record<ApiKeyTier, number> = { free: 100 };
+/** What a token costs on each tier, in cents per million tokens (prompt and completion alike): the free tier is $0 per token (SPEC §8). */
+export const CENTS_PER_MILLION_TOKENS: Record<ApiKeyTier, number> = { free: 0 };
 
 export type ApiKeyEvent =
   | {

@@ -21,6 +21,8 @@ export interface DomainErrorOptions {
   details?: Record<string, unknown>;
   /** seconds until a retry can succeed: the `Retry-After` header */
   retryAfterSec?: number;
+  /** a stable machine-readable name of the refusal where clients tell refusals of one status apart (the OpenAI dialect's `code`, e.g. `insufficient_quota`) */
+  code?: string;
 }
 
 export class DomainError extends Error {

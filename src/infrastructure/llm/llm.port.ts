@@ -60,10 +60,17 @@ export interface LlmCompletion {
   finishReason: LlmFinishReason;
 }
 
-/** One piece of a streamed answer; the last one has done: true (and usually no content). */
+/**
+ * One piece of a streamed answer; the last one has done: true (and usually no
+ * content), with why the answer ended and, when the engine knows them, the
+ * tokens it counted (an OpenAI-compatible server reports them in a stream
+ * only if it chooses to; callers estimate them otherwise).
+ */
 export interface LlmDelta {
   content: string;
   done: boolean;
+  finishReason?: LlmFinishReason;
+  usage?: LlmUsage;
 }
 
 export interface LanguageModel {

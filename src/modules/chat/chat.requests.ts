@@ -91,15 +91,21 @@ export function chatBody(raw: unknown, rule: UserIdRule): ChatBody {
 /** A /visual_agent body: the pipeline's request without the message id the route adds. */
 export function visualBody(raw: unknown, rule: UserIdRule): WithBodyUserId<Omit<VisualRequest, 'messageId'>> {
   const body = objectBody(raw);
-  const imageUrl = requiredString(body, 'image_url').trim();
+  const imageUrl = imageUrlOf(requiredString(body, 'image_url'), 'image_url');
+  return { userId: userIdOf(body, rule), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
+}
+
+/** An image for the vision path: an http(s) or data: URL (trimmed), as IMAGE_URL_SCHEMA says; 400 naming `field` otherwise. */
+export function imageUrlOf(value: string, field: string): string {
+  const imageUrl = value.trim();
   let url: URL;
   try {
     url = new URL(imageUrl);
   } catch {
-    throw invalid('image_url must be an http(s) or data: URL');
+    throw invalid(`${field} must be an http(s) or data: URL`);
   }
-  if (!['http:', 'https:', 'data:'].includes(url.protocol)) throw invalid('image_url must be an http(s) or data: URL');
-  return { userId: userIdOf(body, rule), promptId: promptIdOf(body), prompt: promptOf(body), imageUrl };
+  if (!['http:', 'https:', 'data:'].includes(url.protocol)) throw invalid(`${field} must be an http(s) or data: URL`);
+  return imageUrl;
 }
 
 export function historyBody(raw: unknown, rule: UserIdRule): WithBodyUserId<AppendHistory['payload']> {
@@ -144,12 +150,15 @@ export const CHAT_BODY_SCHEMA: JsonSchema = obj(
   ['user_id', 'create_agent', 'autonomous', 'speculative', 'casual_conv', 'task_source', 'model_config'],
 );
 
+/** What imageUrlOf accepts. */
+export const IMAGE_URL_SCHEMA: JsonSchema = str({ pattern: '^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+|[Dd][Aa][Tt][Aa]:)\\S*\\s*$', description: 'an http, https or data: URL' });
+
 export const VISUAL_BODY_SCHEMA: JsonSchema = obj(
   {
     user_id: userIdSchema,
     prompt_id: promptIdSchema,
     prompt: promptSchema,
-    image_url: str({ pattern: '^\\s*(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+|[Dd][Aa][Tt][Aa]:)\\S*\\s*$', description: 'an http, https or data: URL' }),
+    image_url: IMAGE_URL_SCHEMA,
   },
   ['user_id'],
 );

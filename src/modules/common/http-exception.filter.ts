@@ -1,7 +1,9 @@
 /**
  * Every error leaves the service here, as `{success: false, error}` with the
  * status its type maps to. Unknown errors become a 500 with a generic text and
- * are logged; nothing else is swallowed.
+ * are logged; nothing else is swallowed. Under `/v1` (the OpenAI-compatible
+ * API) the same status and message are worded in OpenAI's dialect
+ * (`openai-errors.ts`), including Fastify's own refusals and unknown routes.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyError, FastifyReply } from 'fastify';
@@ -9,6 +11,7 @@ import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domai
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
 import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
 import { JSON_ONLY } from './json-body';
+import { openAiError, speaksOpenAi } from './openai-errors';
 import { RawBodyError } from './raw-body-error';
 
 const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
@@ -35,11 +38,14 @@ export function describeError(error: unknown): {
   status: number;
   body: ErrorBody | Record<string, unknown>;
   headers?: Record<string, string>;
+  /** the refusal's machine-readable name, when it has one (DomainError `code`) */
+  code?: string;
 } {
   if (error instanceof RawBodyError) return { status: error.status, body: error.body };
   if (error instanceof DomainError) {
-    const { details, retryAfterSec } = error.options;
+    const { details, retryAfterSec, code } = error.options;
     return {
+      code,
       status: STATUS_BY_KIND[error.kind],
       body: { ...details, success: false, error: error.message },
       headers: retryAfterSec === undefined ? undefined : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) },
@@ -81,9 +87,19 @@ const FRAMEWORK_ERROR_TEXTS: Record<string, string> = {
  * `%ED%A0%80`: 400; a path parameter over 100 characters: 414), in the same
  * envelope.
  */
-export function frameworkErrorReply(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+export function frameworkErrorReply(error: FastifyError, request: { url?: string }, reply: FastifyReply): void {
   const text = FRAMEWORK_ERROR_TEXTS[error.code];
-  void reply.status(text ? (error.statusCode ?? 400) : 500).send({ success: false, error: text ?? 'internal error' });
+  const status = text ? (error.statusCode ?? 400) : 500;
+  void reply.status(status).send(speaksOpenAi(request.url) ? openAiError(status, text ?? 'internal error').body : { success: false, error: text ?? 'internal error' });
+}
+
+/** The body and headers of an error as the request's route speaks them: the envelope, or OpenAI's dialect under /v1. */
+export function errorReply(error: unknown, url: string | undefined): { status: number; body: unknown; headers?: Record<string, string> } {
+  const described = describeError(error);
+  if (!speaksOpenAi(url)) return described;
+  const message = typeof described.body.error === 'string' ? described.body.error : `HTTP ${described.status}`;
+  const { body, headers } = openAiError(described.status, message, { code: described.code, headers: described.headers });
+  return { status: described.status, body, headers };
 }
 
 @Catch()
@@ -91,12 +107,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const { status, body, headers } = describeError(error);
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const { status, body, headers } = errorReply(error, reply.request?.url);
     if (status >= 500 && status !== 502 && status !== 503) {
       this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    if (headers) void reply.headers(headers);
+    if (headers && Object.keys(headers).length > 0) void reply.headers(headers);
     void reply.status(status).send(body);
   }
 }

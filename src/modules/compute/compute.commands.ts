@@ -3,6 +3,7 @@
  * Payloads are the decider commands' fields without the node id and tier:
  * those are this node's (configuration), never the caller's.
  */
+import type { ApiUsageCommand } from '../../aggregates/compute/api-usage';
 import type { ComputeSettings } from '../../aggregates/compute/compute-fields';
 import type { ComputeReportCommand } from '../../aggregates/compute/compute-report';
 import type { NodeComputeCommand } from '../../aggregates/compute/node-compute';
@@ -51,3 +52,6 @@ export class CompleteSettlement extends DomainCommand<
 > {}
 
 export class RecordRevenue extends DomainCommand<CommandInput<RevenueEntryCommand, 'record'>, { recorded: boolean; entry_id: string }> {}
+
+/** A call of the OpenAI-compatible API, metered at its key's tier (api revenue; $0 on the free tier). */
+export class MeterApiUsage extends DomainCommand<CommandInput<ApiUsageCommand, 'meter'>, { metered: boolean; amount_cents: number }> {}

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CENTRAL_METERED_REFUSED, isPeerField, isPolicyField, pickFields } from '../../aggregates/compute/compute-fields';
+import { apiUsageDecider, apiUsageStreamId } from '../../aggregates/compute/api-usage';
 import { computeReportDecider, computeReportStreamId } from '../../aggregates/compute/compute-report';
 import { nodeComputeDecider, nodeComputeStreamId } from '../../aggregates/compute/node-compute';
 import { peerNodeDecider, peerNodeStreamId } from '../../aggregates/compute/peer-node';
@@ -20,6 +21,7 @@ import { RawBodyError } from '../common/raw-body-error';
 import {
   CompleteSettlement,
   JoinComputeProvider,
+  MeterApiUsage,
   type ProviderJoinReceipt,
   RecordComputeServed,
   RecordRevenue,
@@ -164,6 +166,26 @@ export class RecordRevenueHandler implements ICommandHandler<RecordRevenue> {
   }
 }
 
+/**
+ * One /v1 call's usage on a stream of its own (the usage id is new, so no
+ * read of the stream). Nothing reads revenue right after a call, so the
+ * command does not wait for the read model (read-your-writes off): the event
+ * is durable when this returns.
+ */
+@CommandHandler(MeterApiUsage)
+export class MeterApiUsageHandler implements ICommandHandler<MeterApiUsage> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: MeterApiUsage): Promise<{ metered: boolean; amount_cents: number }> {
+    const outcome = await this.executor.execute(apiUsageDecider, apiUsageStreamId(payload.usageId), { kind: 'meter', ...payload }, context, {
+      newStream: true,
+      readYourWrites: false,
+    });
+    const event = outcome.events[0];
+    return { metered: event !== undefined, amount_cents: event?.data.amount_cents ?? 0 };
+  }
+}
+
 export const COMPUTE_COMMAND_HANDLERS = [
   UpdateComputeSettingsHandler,
   JoinComputeProviderHandler,
@@ -171,4 +193,5 @@ export const COMPUTE_COMMAND_HANDLERS = [
   RequestSettlementHandler,
   CompleteSettlementHandler,
   RecordRevenueHandler,
+  MeterApiUsageHandler,
 ];

@@ -3,6 +3,19 @@ import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embe
 import { applyAll, recorded } from '../../../test/support/projection-kit';
 import { REVENUE_DAILY, revenueProjection as projection } from './revenue.projection';
 
+const usage = (id: string, cents: number, at: string) =>
+  recorded('ApiUsageMetered', {
+    usage_id: id,
+    key_id: '0123456789abcdef',
+    user_id: 'u1',
+    tier: 'free',
+    model: 'agent-platform-1',
+    prompt_tokens: 10,
+    completion_tokens: 5,
+    amount_cents: cents,
+    occurred_at: at,
+  });
+
 const revenue = (stream: RevenueStream, cents: number, at: string) =>
   recorded('RevenueRecorded', { entry_id: `${stream}-${at}`, stream, amount_cents: cents, occurred_at: at, recorded_at: at });
 
@@ -26,5 +39,13 @@ describe('revenue projection', () => {
     await applyAll(projection, store, ...events);
     await applyAll(projection, store, ...events);
     expect(await store.collection(REVENUE_DAILY).findOne({ _id: '2026-11-24' })).toMatchObject({ ad_cents: 11, entries: 2 });
+  });
+
+  it('given metered /v1 calls, then they count as api revenue (0 cents on the free tier), as calls and as tokens', async () => {
+    const store = new EmbeddedReadStore({ file: null });
+    const events = [usage('c1', 0, '2026-11-25T10:00:00.000Z'), usage('c2', 0, '2026-11-25T11:00:00.000Z'), revenue('api', 40, '2026-11-25T12:00:00.000Z')];
+    await applyAll(projection, store, ...events);
+    await applyAll(projection, store, ...events);
+    expect(await store.collection(REVENUE_DAILY).findOne({ _id: '2026-11-25' })).toMatchObject({ api_cents: 40, api_calls: 2, api_tokens: 30, entries: 1 });
   });
 });

@@ -98,14 +98,15 @@ describe('OfflineLanguageModel', () => {
     expect(a).toEqual(b);
   });
 
-  it('streams the same content in a few chunks, then done', async () => {
+  it('streams the same content in a few chunks, then done with the finish reason and usage of complete()', async () => {
     const request: LlmRequest = { messages: [{ role: 'user', content: 'arithmetic: 2 + 2 = 4\ntell a joke' }] };
     const deltas: LlmDelta[] = [];
     for await (const delta of model().stream(request)) deltas.push(delta);
     expect(deltas.length).toBeGreaterThan(2);
-    expect(deltas[deltas.length - 1]).toEqual({ content: '', done: true });
+    const completion = await model().complete(request);
+    expect(deltas[deltas.length - 1]).toEqual({ content: '', done: true, finishReason: 'stop', usage: completion.usage });
     expect(deltas.slice(0, -1).every((d) => !d.done)).toBe(true);
-    expect(deltas.map((d) => d.content).join('')).toBe((await model().complete(request)).content);
+    expect(deltas.map((d) => d.content).join('')).toBe(completion.content);
   });
 
   it('refuses an aborted call', async () => {

@@ -46,12 +46,12 @@ export class OfflineLanguageModel implements LanguageModel {
 
   /** The same content as complete(), a line at a time: callers that stream see no difference in text. */
   async *stream(request: LlmRequest): AsyncIterable<LlmDelta> {
-    const { content } = await this.complete(request);
+    const { content, usage, finishReason } = await this.complete(request);
     for (const line of content.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
       if (request.signal?.aborted) throw new LlmAbortedError();
       yield { content: line, done: false };
     }
-    yield { content: '', done: true };
+    yield { content: '', done: true, finishReason, usage };
   }
 
   private answer(request: LlmRequest): string {

@@ -78,13 +78,13 @@ describe('OpenAiLanguageModel against an OpenAI-compatible server', () => {
     expect(completion.content).toBe('echo(test-fast): quick');
   });
 
-  it('streams deltas that add up to the answer and ends with done', async () => {
+  it('streams deltas that add up to the answer and ends with done and the finish reason', async () => {
     const deltas = await collect(adapter().stream({ messages: [{ role: 'user', content: 'one two three' }], model: 'test-fast' }));
     expect(server.requests[0].stream).toBe(true);
     expect(server.requests[0].model).toBe('test-fast');
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.slice(0, -1).every((d) => !d.done && d.content !== '')).toBe(true);
-    expect(deltas[deltas.length - 1]).toEqual({ content: '', done: true });
+    expect(deltas[deltas.length - 1]).toMatchObject({ content: '', done: true, finishReason: 'stop' });
     expect(deltas.map((d) => d.content).join('')).toBe('echo(test-fast): one two three');
   });
 

@@ -86,20 +86,26 @@ export class OpenAiLanguageModel implements LanguageModel {
     }
   }
 
+  /** The server's stream passed through; its finish reason, and its token counts when it sends them (llama.cpp, vLLM and others do). */
   async *stream(request: LlmRequest): AsyncIterable<LlmDelta> {
+    let reason: string | null = null;
+    let usage: LlmDelta['usage'];
     try {
       const chunks = await this.client.chat.completions.create(
         { ...this.params(request), stream: true },
         requestOptions(request),
       );
       for await (const chunk of chunks) {
-        const content = chunk.choices[0]?.delta?.content;
+        const choice = chunk.choices[0];
+        if (choice?.finish_reason) reason = choice.finish_reason;
+        if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+        const content = choice?.delta?.content;
         if (content) yield { content, done: false };
       }
     } catch (error) {
       throw mapError(error);
     }
-    yield { content: '', done: true };
+    yield { content: '', done: true, finishReason: finishReason(reason), ...(usage ? { usage } : {}) };
   }
 
   private modelOf(request: LlmRequest): string {

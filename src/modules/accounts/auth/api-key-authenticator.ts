@@ -19,6 +19,8 @@ export const API_KEY_PREFIX = 'ak_';
 const KEY_PATTERN = /^ak_([a-f0-9]{16})_([A-Za-z0-9_-]{43})$/;
 const USAGE = 'api_key_usage';
 export const INVALID_API_KEY = 'Invalid API key';
+/** The code of the daily-limit refusal (OpenAI's own for an exhausted quota). */
+export const DAILY_LIMIT_CODE = 'insufficient_quota';
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -62,25 +64,36 @@ export class ApiKeyAuthenticator {
       tokenId: null,
       tokenExpiresAt: null,
       apiKeyId: keyId,
+      apiKeyTier: record.tier as ApiKeyTier,
     };
   }
 
+  /**
+   * One conditional increment: it matches only while the day's count is
+   * under the limit. At the limit the upsert clashes on `_id` (the document
+   * exists but the filter did not match it). On MongoDB a clash also happens
+   * when concurrent first requests of a day race to insert the document, so a
+   * clash is settled by the same increment without the upsert: the document
+   * exists by then, and only its count decides.
+   */
   private async consumeDailyQuota(keyId: string, tier: ApiKeyTier): Promise<void> {
     const limit = DAILY_LIMITS[tier] ?? 0;
-    const day = this.clock.now().toISOString().slice(0, 10);
+    const now = this.clock.now();
+    const day = now.toISOString().slice(0, 10);
+    const usage = this.store.collection(USAGE);
+    const filter = { _id: `${keyId}:${day}`, count: { $lt: limit } };
     try {
-      // Matches only while under the limit; at the limit the upsert clashes on _id.
-      await this.store
-        .collection(USAGE)
-        .updateOne(
-          { _id: `${keyId}:${day}`, count: { $lt: limit } },
-          { $inc: { count: 1 }, $setOnInsert: { key_id: keyId, day } },
-          { upsert: true },
-        );
+      await usage.updateOne(filter, { $inc: { count: 1 }, $setOnInsert: { key_id: keyId, day } }, { upsert: true });
+      return;
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      throw new DomainError('rate_limited', `API key daily limit reached (${limit} requests per day on tier ${tier})`);
     }
+    if ((await usage.updateOne(filter, { $inc: { count: 1 } })).matchedCount === 1) return;
+    const nextDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    throw new DomainError('rate_limited', `API key daily limit reached (${limit} requests per day on tier ${tier})`, {
+      code: DAILY_LIMIT_CODE,
+      retryAfterSec: (nextDay - now.getTime()) / 1000,
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 /** Who a request acts as, once authenticated (request.user). */
+import type { ApiKeyTier } from '../../../aggregates/accounts/api-key';
 import type { Role } from '../../../aggregates/accounts/user.events';
 
 export interface AuthUser {
@@ -12,4 +13,6 @@ export interface AuthUser {
   /** the JWT's expiry (null for API keys) */
   tokenExpiresAt: string | null;
   apiKeyId: string | null;
+  /** the API key's tier (null for JWTs): what its use is metered at */
+  apiKeyTier: ApiKeyTier | null;
 }

@@ -16,6 +16,8 @@ import { INVALID_TOKEN } from './jwt.strategy';
 export const UNAUTHENTICATED = 'unauthenticated';
 const ROLES = 'auth:roles';
 const ALLOW_API_KEYS = 'auth:apiKeys';
+const API_KEYS_ONLY = 'auth:apiKeysOnly';
+export const API_KEY_REQUIRED = 'This route needs an API key (ak_...), not a bearer JWT';
 const UNIFORM_401 = 'auth:uniform401';
 
 type Request = FastifyRequest & { user?: AuthUser };
@@ -63,6 +65,8 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
         throw unauthenticated('This route needs a bearer JWT, not an API key');
       }
       request.user = await this.apiKeys.authenticate(credential);
+    } else if (this.reflector.getAllAndOverride<boolean>(API_KEYS_ONLY, [context.getHandler(), context.getClass()])) {
+      throw unauthenticated(API_KEY_REQUIRED);
     } else {
       await super.canActivate(context);
     }
@@ -85,9 +89,9 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
 }
 
 /** What @Authenticated, @JwtOnly and their guards ask of a route's caller, as its handler and controller declare it (read by the OpenAPI document). */
-export function authenticationRules(handler: object, controller: object): { roles: Role[]; apiKeys: boolean } {
+export function authenticationRules(handler: object, controller: object): { roles: Role[]; apiKeys: boolean; jwt: boolean } {
   const declared = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-  return { roles: declared<Role[]>(ROLES) ?? [], apiKeys: declared<boolean>(ALLOW_API_KEYS) !== false };
+  return { roles: declared<Role[]>(ROLES) ?? [], apiKeys: declared<boolean>(ALLOW_API_KEYS) !== false, jwt: declared<boolean>(API_KEYS_ONLY) !== true };
 }
 
 /** Requires a valid JWT or API key; with roles, also one of those roles. */
@@ -104,6 +108,9 @@ export const UniformUnauthenticated = (): MethodDecorator & ClassDecorator => Se
 
 /** Refuses API keys on a route (e.g. key management needs a login). */
 export const JwtOnly = (): MethodDecorator & ClassDecorator => SetMetadata(ALLOW_API_KEYS, false);
+
+/** Refuses JWTs on a route: its use is metered per API key (the OpenAI-compatible API under /v1). */
+export const ApiKeyOnly = (): MethodDecorator & ClassDecorator => SetMetadata(API_KEYS_ONLY, true);
 
 /**
  * For routes open to anyone that do more for a known user (POST

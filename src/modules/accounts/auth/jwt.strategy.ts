@@ -59,6 +59,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       tokenId: claims.jti,
       tokenExpiresAt: new Date(claims.exp * 1000).toISOString(),
       apiKeyId: null,
+      apiKeyTier: null,
     };
   }
 }
