@@ -66,8 +66,8 @@ function emptyProjections(n: number): ProjectionDefinition[] {
 
 const LOAD_TEST_LIMITS = {
   SOCIAL_RATE_LIMIT_DISABLED: '1',
-  RATE_LIMIT_PIPELINE: '10000000/1m',
-  RATE_LIMIT_PIPELINE_IP: '10000000/1m',
+  RATE_LIMIT_PIPELINE: '9999999/1m',
+  RATE_LIMIT_PIPELINE_IP: '9999999/1m',
 };
 
 function envInteger(name: string, fallback: number): number {
