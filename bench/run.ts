@@ -33,6 +33,10 @@
  *      (state cache on, and off for context); GET /ready after a restart with
  *      1,000,000 events in the log; resident memory per 100,000 read-model
  *      documents
+ *   9. the OpenAI-compatible API: POST /v1/chat/completions on the offline
+ *      engine, plain and streamed, each request on a free-tier API key
+ *      (rotating over BENCH_V1_KEYS keys: 100 requests a day each), vs GET
+ *      /health on the same app
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -55,6 +59,7 @@ import { runEncounterChatBench } from './encounter-chat.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
+import { runOpenAiApiBench } from './openai-api.bench';
 import { runPerfCoreBench } from './perf-core.bench';
 import { runReplayBench } from './replay.bench';
 import { describeFailure, stopServers } from './services';
@@ -130,6 +135,12 @@ const settings = {
     conversations: envNumber('BENCH_CHAT_CONVERSATIONS', 500),
     chatUsers: envNumber('BENCH_CHAT_USERS', 100),
   },
+  openAiApi: {
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    healthSeconds: envNumber('BENCH_V1_HEALTH_SECONDS', 3),
+    seconds: envNumber('BENCH_V1_SECONDS', 5),
+    keys: envNumber('BENCH_V1_KEYS', 400),
+  },
   core: {
     connections: envNumber('BENCH_CONNECTIONS', 64),
     seconds: envNumber('BENCH_CORE_SECONDS', 3),
@@ -172,7 +183,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 8;
+const SECTIONS = 9;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -205,6 +216,8 @@ async function main(): Promise<void> {
   const flows = await run(7, () => part('section 7', () => runEncounterChatBench(settings.encounterChat)));
   // section 8 likewise, per part
   const core = await run(8, () => runPerfCoreBench(settings.core));
+  // section 9 likewise, per part; an app that cannot start skips the whole section
+  const v1 = await run(9, () => part('section 9', () => runOpenAiApiBench(settings.openAiApi)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -464,6 +477,15 @@ async function main(): Promise<void> {
     } else {
       rows.push(skippedRow('RSS per 100,000 read-model documents', m.skipped));
     }
+  }
+  if (v1 && !isSkipped(v1)) {
+    const health = `${int(v1.health.requestsPerSecond)} req/s`;
+    for (const [label, run] of [['HTTP POST /v1/chat/completions (offline)', v1.plain], ['  same, stream: true (SSE)', v1.streamed]] as const) {
+      if (isSkipped(run)) rows.push(skippedRow(label, run.skipped));
+      else rows.push([`${label}${run.non2xx ? ' [non-2xx]' : ''}`, `${int(run.requestsPerSecond)} req/s`, 'GET /health', health, ratio(run.requestsPerSecond, v1.health.requestsPerSecond)]);
+    }
+  } else if (v1) {
+    rows.push(skippedRow('POST /v1/chat/completions', v1.skipped));
   }
   log(table(['figure', 'value', 'yardstick', 'yardstick value', 'ratio'], rows));
   log();
