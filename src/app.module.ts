@@ -12,6 +12,7 @@ import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { HealthModule } from './modules/health/health.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { ALL_PROJECTIONS } from './projections';
 import { SagasModule } from './sagas/sagas.module';
 
@@ -21,7 +22,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, McpModule, SagasModule],
     };
   }
 }

@@ -68,6 +68,13 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);
 
+/**
+ * Routes outside Nest's usual JSON replies that fall under the secure default
+ * (any authenticated user, 401 without): named so that a rename cannot take
+ * them out of this matrix unnoticed. The MCP server: an API key or JWT.
+ */
+const AUTHENTICATED_PROTOCOL_ROUTES = new Set(['POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
 const concrete = (url: string) => url.replace(/:[A-Za-z_]+/g, 'x');
 
@@ -102,7 +109,7 @@ describe('the auth matrix of every route', () => {
 
   it('lists every route the tables name (a renamed route cannot hide)', () => {
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED];
+    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...AUTHENTICATED_PROTOCOL_ROUTES];
     expect(named.filter((key) => !registered.has(key))).toEqual([]);
     expect(routes.length).toBeGreaterThan(named.length);
   });
