@@ -13,6 +13,7 @@ import { EncounterStreamModule } from './modules/encounter/stream/encounter-stre
 import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { ALL_PROJECTIONS } from './projections';
 import { SagasModule } from './sagas/sagas.module';
 
@@ -22,7 +23,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, SagasModule],
     };
   }
 }

@@ -16,7 +16,19 @@ describe('HTTP server config', () => {
       maxConnectionsPerIp: 256,
       maxConnections: 10_000,
       corsOrigins: [],
+      publicBaseUrl: null,
     });
+  });
+
+  it('given PUBLIC_BASE_URL, then its origin and path without a trailing slash', () => {
+    expect(loadHttpConfig({ PUBLIC_BASE_URL: 'https://hive.example.org/' }, null).publicBaseUrl).toBe('https://hive.example.org');
+    expect(loadHttpConfig({ PUBLIC_BASE_URL: 'http://10.0.0.7:6777/hive/' }, null).publicBaseUrl).toBe('http://10.0.0.7:6777/hive');
+  });
+
+  it('given a PUBLIC_BASE_URL that is no http URL or carries a query, then a ConfigError names it', () => {
+    expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'hive.example.org' }, null)).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'ftp://hive.example.org' }, null)).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'https://hive.example.org/?x=1' }, null)).toThrow(/PUBLIC_BASE_URL/);
   });
 
   it('given CORS_ORIGINS, then the listed origins (a trailing slash dropped), or any with *', () => {

@@ -30,6 +30,10 @@
  *   call the API from another site, comma-separated (`https://app.example.com`),
  *   or `*` for any origin. Credentials travel in headers (Authorization,
  *   X-API-Key), never cookies, so no origin gets `Allow-Credentials`.
+ * - PUBLIC_BASE_URL (default: none): the URL clients reach this node at
+ *   (`https://hive.example.org`, or with a path prefix behind a proxy),
+ *   used where the node tells clients its own address (the contest info and
+ *   its MCP snippet). Unset: the scheme and Host the request came with.
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error';
@@ -45,6 +49,8 @@ export interface HttpConfig {
   maxConnections: number;
   /** origins allowed by CORS: none (off), a list, or any ('*') */
   corsOrigins: readonly string[] | '*';
+  /** the node's public base URL without a trailing slash, or null: the request's own scheme and Host */
+  publicBaseUrl: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -90,6 +96,22 @@ function corsOrigins(env: Env): readonly string[] | '*' {
   return origins;
 }
 
+function publicBaseUrl(env: Env): string | null {
+  const value = env.PUBLIC_BASE_URL?.trim();
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL', `expected a URL such as https://hive.example.org, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_BASE_URL', `expected an http or https URL, got '${value}'`);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_BASE_URL', `expected no credentials, query or fragment, got '${value}'`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimit()): HttpConfig {
   const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, HOUR_MS);
   const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, HOUR_MS);
@@ -109,5 +131,6 @@ export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimi
     maxConnectionsPerIp: integer(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', defaultMaxConnections(fileLimit), 1, 1_000_000),
     corsOrigins: corsOrigins(env),
+    publicBaseUrl: publicBaseUrl(env),
   };
 }

@@ -71,6 +71,13 @@ const ROLE_RESTRICTED = new Set([
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
 
+/**
+ * Routes outside Nest's usual JSON replies that fall under the secure default
+ * (any authenticated user, 401 without): named so that a rename cannot take
+ * them out of this matrix unnoticed. The MCP server: an API key or JWT.
+ */
+const AUTHENTICATED_PROTOCOL_ROUTES = new Set(['POST /mcp', 'GET /mcp', 'DELETE /mcp']);
+
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
 const concrete = (url: string) => url.replace(/:[A-Za-z_]+/g, 'x');
 
@@ -105,7 +112,7 @@ describe('the auth matrix of every route', () => {
 
   it('lists every route the tables name (a renamed route cannot hide)', () => {
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY];
+    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...AUTHENTICATED_PROTOCOL_ROUTES];
     expect(named.filter((key) => !registered.has(key))).toEqual([]);
     expect(routes.length).toBeGreaterThan(named.length);
   });

@@ -187,15 +187,28 @@ function send(baseUrl: string, probe: Probe, token: string | null): Promise<Outc
   });
 }
 
+/**
+ * Routes that speak JSON-RPC 2.0 (the MCP transport): past authentication
+ * their refusals are JSON-RPC error objects, the protocol's own envelope
+ * `{jsonrpc: "2.0", id, error: {code, message}}`, which their clients read.
+ */
+const JSON_RPC_ROUTES = /^\/mcp(\?|$)/;
+
+function isJsonRpcError(body: { jsonrpc?: unknown; error?: unknown }): boolean {
+  const error = body.error as { code?: unknown; message?: unknown } | undefined;
+  return body.jsonrpc === '2.0' && typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string';
+}
+
 /** What is wrong with a reply, or null. */
 function problemOf(probe: Probe, outcome: Outcome): string | null {
   if (outcome.status >= 500) return `${outcome.status} ${outcome.text.slice(0, 200)}`;
   if (outcome.status < 400 || probe.method === 'HEAD') return null;
   try {
-    const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown };
+    const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown; jsonrpc?: unknown };
     if (body.success === false && typeof body.error === 'string') return null;
     const openAi = body.error as { message?: unknown; type?: unknown } | undefined;
     if (speaksOpenAi(probe.path) && typeof openAi?.message === 'string' && typeof openAi.type === 'string') return null;
+    if (JSON_RPC_ROUTES.test(probe.path) && isJsonRpcError(body)) return null;
   } catch {
     // not JSON: reported below
   }

@@ -26,6 +26,9 @@ const TRACK_INFO: Record<Track, { name: string; description: string; example_con
   },
 };
 
+/** The environment variable the snippet reads the caller's API key from (Claude Code expands `${VAR}` in headers). */
+export const MCP_API_KEY_VARIABLE = 'HIVE_API_KEY';
+
 export function contestInfo(config: ContestWindow, baseUrl: string) {
   return {
     name: 'Hive Contest',
@@ -44,7 +47,7 @@ export function contestInfo(config: ContestWindow, baseUrl: string) {
     how_to_join: [
       'Register or log in: POST /api/social/register or /api/social/login',
       'Join a track: POST /api/hive/contest/join with {"track": "digital" | "embodied" | "human_wellness"} and Authorization: Bearer <TOKEN>',
-      `Connect your coding agent: paste ${baseUrl}/api/hive/contest/claude-code.mcp into your MCP client configuration`,
+      `Connect your coding agent: create an API key (POST /api/v1/intelligence/keys), export it as ${MCP_API_KEY_VARIABLE}, and paste ${baseUrl}/api/hive/contest/claude-code.mcp into your MCP client configuration (its server is ${baseUrl}/mcp)`,
       'Contribute: attested contributions land as season_spark in your wallet; follow GET /api/hive/contest/leaderboard',
     ],
     prize_model: {
@@ -55,7 +58,13 @@ export function contestInfo(config: ContestWindow, baseUrl: string) {
   };
 }
 
-/** The ready-to-paste MCP client configuration pointing at this node. */
+/**
+ * The ready-to-paste MCP client configuration pointing at this node's MCP
+ * server: Claude Code's `.mcp.json` shape for a streamable-HTTP server
+ * (`type: "http"`, `url`, `headers`), the API key taken from the
+ * environment so the file holds no secret.
+ */
 export function mcpSnippet(baseUrl: string): string {
-  return `${JSON.stringify({ mcpServers: { 'hive-contest': { type: 'http', url: `${baseUrl}/mcp` } } }, null, 2)}\n`;
+  const server = { type: 'http', url: `${baseUrl}/mcp`, headers: { 'X-API-Key': `\${${MCP_API_KEY_VARIABLE}}` } };
+  return `${JSON.stringify({ mcpServers: { 'hive-contest': server } }, null, 2)}\n`;
 }

@@ -6,7 +6,7 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import type { Track } from '../../aggregates/contest/scoring';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CONTEST_CONFIG, type ContestWindow } from '../../config/contest.config';
 import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
@@ -16,17 +16,13 @@ import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
 import { contestInfo, mcpSnippet } from './contest-info';
 import { JoinContest, type JoinReceipt, ReportScoringEvent, type ScoringReportReceipt } from './contest.commands';
-import { ContestQueries, type LeaderboardEntry } from './contest.queries';
+import { ContestQueries, type LeaderboardPage } from './contest.queries';
 import { baseUrlOf, JoinContestDto, LEADERBOARD_QUERY_SCHEMAS, leaderboardQuery, ReportScoringEventDto, scoringReport } from './contest.requests';
 import { ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { EnvelopeReply, QueryParam, Refusal, Reply } from '../common/openapi';
 import { CONTEST_INFO, JOIN_RECEIPT, LEADERBOARD, SCORING_REPORT } from './contest.replies';
 
-export interface LeaderboardReply {
-  success: true;
-  data: LeaderboardEntry[];
-  meta: { track: Track | 'overall'; count: number };
-}
+export type LeaderboardReply = { success: true } & LeaderboardPage;
 
 @Controller('api/hive/contest')
 export class ContestController {
@@ -34,12 +30,17 @@ export class ContestController {
     private readonly commands: CommandBus,
     private readonly queries: ContestQueries,
     @Inject(CONTEST_CONFIG) private readonly contest: ContestWindow,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  private baseUrl(request: FastifyRequest): string {
+    return baseUrlOf(request, this.config.http.publicBaseUrl);
+  }
 
   @Get('info')
   @EnvelopeReply(200, CONTEST_INFO)
   info(@Req() request: FastifyRequest): Envelope<ReturnType<typeof contestInfo>> {
-    return ok(contestInfo(this.contest, baseUrlOf(request)));
+    return ok(contestInfo(this.contest, this.baseUrl(request)));
   }
 
   @Get('leaderboard')
@@ -48,8 +49,7 @@ export class ContestController {
   @QueryParam('limit', LEADERBOARD_QUERY_SCHEMAS.limit)
   async leaderboard(@Query() query: Record<string, unknown>): Promise<LeaderboardReply> {
     const { track, limit } = leaderboardQuery(query);
-    const data = await this.queries.leaderboard(track, limit);
-    return { success: true, data, meta: { track: track ?? 'overall', count: data.length } };
+    return { success: true, ...(await this.queries.leaderboardPage(track, limit)) };
   }
 
   @Get('claude-code.mcp')
@@ -57,7 +57,7 @@ export class ContestController {
   @ApiResponse({ status: 200, description: 'an MCP client configuration (JSON, served as text/plain) pointing at this node', content: { 'text/plain': { schema: { type: 'string' } } } })
   @Header('content-type', 'text/plain; charset=utf-8')
   mcp(@Req() request: FastifyRequest): string {
-    return mcpSnippet(baseUrlOf(request));
+    return mcpSnippet(this.baseUrl(request));
   }
 
   @Post('join')

@@ -23,6 +23,11 @@ export interface LeaderboardEntry {
   track: Track | 'overall';
 }
 
+export interface LeaderboardPage {
+  data: LeaderboardEntry[];
+  meta: { track: Track | 'overall'; count: number };
+}
+
 /** Level by season_spark: the last threshold reached. */
 export const LEVELS: readonly { min: number; title: string }[] = [
   { min: 0, title: 'Spark' },
@@ -45,6 +50,12 @@ export class ContestQueries {
 
   wallet(userId: string): Promise<ContestWalletDoc | null> {
     return this.store.collection<ContestWalletDoc>(CONTEST_WALLETS).findOne({ _id: String(userId) });
+  }
+
+  /** A board with its meta (`track`: the board's name, `overall` without a track), as GET /leaderboard and the MCP tool reply. */
+  async leaderboardPage(track: Track | null, limit: number): Promise<LeaderboardPage> {
+    const data = await this.leaderboard(track, limit);
+    return { data, meta: { track: track ?? 'overall', count: data.length } };
   }
 
   async leaderboard(track: Track | null, limit: number): Promise<LeaderboardEntry[]> {
