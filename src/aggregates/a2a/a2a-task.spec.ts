@@ -35,22 +35,25 @@ describe('an A2A task', () => {
     ['working', working],
   ])('given a %s task, when canceled, then it is canceled', (_state, past) =>
     given(...past)
-      .when({ kind: 'cancel' })
+      .when({ kind: 'cancel', agentId: 'recipe_1' })
       .then({ type: 'A2aTaskCanceled', data: { task_id: 't1', canceled_at: AT } }));
 
   it('given a canceled task, when the run answers afterwards, then the task stays canceled', () =>
-    given(...history(submit, { kind: 'start' }, { kind: 'cancel' }))
+    given(...history(submit, { kind: 'start' }, { kind: 'cancel', agentId: 'recipe_1' }))
       .when({ kind: 'complete', response: 'late' })
       .thenNothing());
 
   it.each([
     ['completed', { kind: 'complete', response: 'done' } as const],
     ['failed', { kind: 'fail', error: 'x' } as const],
-    ['canceled', { kind: 'cancel' } as const],
+    ['canceled', { kind: 'cancel', agentId: 'recipe_1' } as const],
   ])('given a %s task, when canceled, then it is refused naming the state', (state, end) =>
     given(...history(submit, { kind: 'start' }, end))
-      .when({ kind: 'cancel' })
+      .when({ kind: 'cancel', agentId: 'recipe_1' })
       .thenRefused('conflict', `Cannot cancel task in state ${state}`));
 
-  it('given no task, when canceled, then it is not found', () => given().when({ kind: 'cancel' }).thenRefused('not_found'));
+  it('given a task of another agent, when canceled through this one, then it is not found', () =>
+    given(...working).when({ kind: 'cancel', agentId: 'recipe_2' }).thenRefused('not_found'));
+
+  it('given no task, when canceled, then it is not found', () => given().when({ kind: 'cancel', agentId: 'recipe_1' }).thenRefused('not_found'));
 });

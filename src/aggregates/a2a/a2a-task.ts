@@ -52,7 +52,8 @@ export type A2aTaskCommand =
   | { kind: 'start' }
   | { kind: 'complete'; response: string }
   | { kind: 'fail'; error: string }
-  | { kind: 'cancel' };
+  /** `agentId`: the agent the cancel was sent to; a task of another agent is not found there */
+  | { kind: 'cancel'; agentId: string };
 
 /** What a completed task keeps of its answer (the full answer is in the conversation too). */
 export const A2A_RESPONSE_MAX_CHARS = 20_000;
@@ -115,7 +116,7 @@ export const a2aTaskDecider: Decider<A2aTaskAggregate, A2aTaskCommand, A2aTaskEv
         if (state.status !== 'working' && state.status !== 'submitted') return [];
         return [{ type: 'A2aTaskFailed', data: { task_id: state.taskId, error: command.error.slice(0, 500), failed_at: at } }];
       case 'cancel':
-        if (state.status === 'none') return notFound();
+        if (state.status === 'none' || state.agentId !== command.agentId) return notFound();
         if (state.status !== 'submitted' && state.status !== 'working') {
           throw new DomainError('conflict', `Cannot cancel task in state ${state.status}`);
         }

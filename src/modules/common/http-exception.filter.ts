@@ -4,7 +4,7 @@
  * are logged; nothing else is swallowed.
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domain-error';
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
 import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
@@ -86,12 +86,26 @@ export function frameworkErrorReply(error: FastifyError, _request: unknown, repl
   void reply.status(text ? (error.statusCode ?? 400) : 500).send({ success: false, error: text ?? 'internal error' });
 }
 
+type ErrorRenderer = (error: unknown, request: FastifyRequest) => { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
+const RENDERERS_BY_ROUTE = new Map<string, ErrorRenderer>();
+
+/**
+ * A route whose protocol fixes its error bodies (the A2A JSON-RPC endpoint)
+ * renders its own errors, also those raised before its handler's filters
+ * can run: a body Fastify could not parse reaches only this global filter.
+ */
+export function renderErrorsOfRoute(url: string, renderer: ErrorRenderer): void {
+  RENDERERS_BY_ROUTE.set(url, renderer);
+}
+
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const { status, body, headers } = describeError(error);
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const renderer = RENDERERS_BY_ROUTE.get(request.routeOptions?.url ?? '');
+    const { status, body, headers } = renderer ? renderer(error, request) : describeError(error);
     if (status >= 500 && status !== 502 && status !== 503) {
       this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
