@@ -185,13 +185,18 @@ function send(baseUrl: string, probe: Probe, token: string | null): Promise<Outc
   });
 }
 
+const isRpcError = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'number' && typeof (error as { message?: unknown }).message === 'string';
+
 /** What is wrong with a reply, or null. */
 function problemOf(probe: Probe, outcome: Outcome): string | null {
   if (outcome.status >= 500) return `${outcome.status} ${outcome.text.slice(0, 200)}`;
   if (outcome.status < 400 || probe.method === 'HEAD') return null;
   try {
-    const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown };
+    const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown; jsonrpc?: unknown };
     if (body.success === false && typeof body.error === 'string') return null;
+    // the A2A endpoint speaks JSON-RPC 2.0: its errors are JSON-RPC error objects (docs/api.md)
+    if (probe.path.split('?')[0].endsWith('/jsonrpc') && body.jsonrpc === '2.0' && isRpcError(body.error)) return null;
   } catch {
     // not JSON: reported below
   }
