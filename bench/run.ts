@@ -33,6 +33,9 @@
  *      (state cache on, and off for context); GET /ready after a restart with
  *      1,000,000 events in the log; resident memory per 100,000 read-model
  *      documents
+ *   9. A2A message/send req/s through the JSON-RPC endpoint (offline engine,
+ *      REUSE of saved recipes, spread over BENCH_A2A_AGENTS agents) vs GET
+ *      /health on the same app
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -52,6 +55,7 @@ import { BARE_CONSUMER_NOTE, BARE_PRODUCER_NOTE, type BusBenchResult, runBusBenc
 import { isSkipped, part, runContestBench } from './contest.bench';
 import { type ContestReadsResult, ms } from './contest-reads.bench';
 import { runEncounterChatBench } from './encounter-chat.bench';
+import { runA2aBench } from './a2a.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -130,6 +134,12 @@ const settings = {
     conversations: envNumber('BENCH_CHAT_CONVERSATIONS', 500),
     chatUsers: envNumber('BENCH_CHAT_USERS', 100),
   },
+  a2a: {
+    agents: envNumber('BENCH_A2A_AGENTS', 32),
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    healthSeconds: envNumber('BENCH_A2A_HEALTH_SECONDS', 3),
+    seconds: envNumber('BENCH_A2A_SECONDS', 5),
+  },
   core: {
     connections: envNumber('BENCH_CONNECTIONS', 64),
     seconds: envNumber('BENCH_CORE_SECONDS', 3),
@@ -172,7 +182,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 8;
+const SECTIONS = 9;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -205,6 +215,8 @@ async function main(): Promise<void> {
   const flows = await run(7, () => part('section 7', () => runEncounterChatBench(settings.encounterChat)));
   // section 8 likewise, per part
   const core = await run(8, () => runPerfCoreBench(settings.core));
+  // section 9: an app that cannot start, or a failed setup, skips it
+  const a2a = await run(9, () => part('section 9', () => runA2aBench(settings.a2a)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -407,6 +419,17 @@ async function main(): Promise<void> {
     }
   } else if (flows) {
     rows.push(skippedRow('encounter likes, POST /chat', flows.skipped));
+  }
+  if (a2a && !isSkipped(a2a)) {
+    rows.push([
+      `A2A message/send (${a2a.agents} agents, ${settings.a2a.connections} conn)`,
+      `${int(a2a.send.requestsPerSecond)} req/s`,
+      'GET /health, same app',
+      `${int(a2a.health.requestsPerSecond)} req/s`,
+      ratio(a2a.send.requestsPerSecond, a2a.health.requestsPerSecond),
+    ]);
+  } else if (a2a) {
+    rows.push(skippedRow('A2A message/send', a2a.skipped));
   }
   if (core) {
     const { http: h, commands: c, ready: r, memory: m } = core;

@@ -107,6 +107,14 @@ describe('A2A: agents of the /chat pipeline over JSON-RPC', () => {
       expect(card.body).toEqual(json.body);
     });
 
+    it("given an owner, when listing their agents, then each with its card's and endpoint's URLs; a stranger lists none of them", async () => {
+      const mine = await t.request('GET', '/a2a/agents', { token: owner.token });
+      expect(mine.body.agents).toEqual([
+        { agent_id: agentId, name: expect.any(String), prompt_id: 'a2a-calc', version: 1, card_url: `${t.url}/a2a/${agentId}/.well-known/agent.json`, url: `${t.url}/a2a/${agentId}/jsonrpc` },
+      ]);
+      expect((await t.request('GET', '/a2a/agents', { token: stranger.token })).body.agents).toEqual([]);
+    });
+
     it('given no such agent, when its card is fetched, then 404', async () => {
       expect((await t.request('GET', '/a2a/recipe_none/.well-known/agent.json')).status).toBe(404);
     });

@@ -45,7 +45,7 @@ import {
 import { JsonRpcExceptionFilter } from './a2a-rpc-errors';
 import { type A2aTaskOutcome, CancelA2aTask, SendA2aMessage } from './a2a.commands';
 import { A2aQueries } from './a2a.queries';
-import { AGENT_CARD, AGENT_ID_PARAM, RPC_REPLY } from './a2a.replies';
+import { AGENT_CARD, AGENT_ID_PARAM, AGENTS_REPLY, RPC_REPLY } from './a2a.replies';
 import type { A2aAgentDoc } from '../../projections/a2a/a2a-agents.projection';
 import type { A2aTaskDoc } from '../../projections/a2a/a2a-tasks.projection';
 
@@ -61,6 +61,24 @@ export class A2aController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @Get('agents')
+  @Authenticated()
+  @Reply(200, AGENTS_REPLY, 'the caller’s agents (saved /chat recipes) with their card and JSON-RPC URLs')
+  async agents(@CurrentUser() user: AuthUser, @Req() request: FastifyRequest): Promise<{ agents: Record<string, unknown>[] }> {
+    const base = this.baseUrl(request);
+    const agents = await this.queries.agentsOf(user.id);
+    return {
+      agents: agents.map((agent) => ({
+        agent_id: agent.agent_id,
+        name: agent.name,
+        prompt_id: agent.prompt_id,
+        version: agent.version,
+        card_url: `${base}/a2a/${encodeURIComponent(agent.agent_id)}/.well-known/agent.json`,
+        url: `${base}/a2a/${encodeURIComponent(agent.agent_id)}/jsonrpc`,
+      })),
+    };
+  }
+
   @Get([':agent_id/.well-known/agent.json', ':agent_id/.well-known/agent-card.json'])
   @PathParam('agent_id', AGENT_ID_PARAM)
   @Reply(200, AGENT_CARD, 'the agent card (SPEC §2.5); agent-card.json is the name A2A 1.0 clients ask for')
@@ -68,7 +86,12 @@ export class A2aController {
   async card(@Param('agent_id') agentId: string, @Req() request: FastifyRequest): Promise<Record<string, unknown>> {
     const agent = await this.queries.agent(agentId);
     if (!agent) throw new DomainError('not_found', 'agent not found');
-    return agentCard(agent, this.config.a2a.publicBaseUrl ?? `${request.protocol}://${request.host}`);
+    return agentCard(agent, this.baseUrl(request));
+  }
+
+  /** Where clients reach this node: A2A_PUBLIC_BASE_URL, else the request's own origin. */
+  private baseUrl(request: FastifyRequest): string {
+    return this.config.a2a.publicBaseUrl ?? `${request.protocol}://${request.host}`;
   }
 
   @Post(':agent_id/jsonrpc')

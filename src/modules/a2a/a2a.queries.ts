@@ -14,6 +14,12 @@ export class A2aQueries {
     return doc?.registered ? doc : null;
   }
 
+  /** The agents a user owns, newest first. */
+  async agentsOf(ownerId: string): Promise<A2aAgentDoc[]> {
+    const docs = await this.store.collection<A2aAgentDoc>(A2A_AGENTS).find({ owner_id: ownerId, registered: true });
+    return docs.sort((a, b) => (b.registered_at ?? '').localeCompare(a.registered_at ?? '')).slice(0, 500);
+  }
+
   /** The caller's task on this agent, or null: another caller's task with the same id is never found. */
   async task(userId: string, agentId: string, taskId: string): Promise<A2aTaskDoc | null> {
     const doc = await this.store.collection<A2aTaskDoc>(A2A_TASKS).findOne({ _id: a2aTaskDocId(userId, taskId) });

@@ -49,3 +49,7 @@ export const PEERS_REPLY: JsonSchema = obj({
     ),
   ),
 });
+
+export const AGENTS_REPLY: JsonSchema = obj({
+  agents: list(obj({ agent_id: str(), name: str(), prompt_id: str(), version: { type: 'integer' }, card_url: str(), url: str() })),
+});
