@@ -3,9 +3,15 @@
 // Transpile only: `npm run typecheck` (tsc) does the type-checking, once.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 
+// jose (the @a2a-js/sdk client's card-signature library, used by the A2A suite)
+// ships ES modules only, which Node loads with require() and jest does not:
+// transpiled to CommonJS like our own files.
+const esmOnly = ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022', isolatedModules: true } }];
+
 const common = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest },
+  transform: { '^.+\\.ts$': tsJest, '/node_modules/jose/.+\\.js$': esmOnly },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

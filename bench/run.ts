@@ -37,6 +37,9 @@
  *      engine, plain and streamed, each request on a free-tier API key
  *      (rotating over BENCH_V1_KEYS keys: 100 requests a day each), vs GET
  *      /health on the same app
+ *  10. A2A message/send req/s through the JSON-RPC endpoint (offline engine,
+ *      REUSE of saved recipes, spread over BENCH_A2A_AGENTS agents) vs GET
+ *      /health on the same app
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -56,6 +59,7 @@ import { BARE_CONSUMER_NOTE, BARE_PRODUCER_NOTE, type BusBenchResult, runBusBenc
 import { isSkipped, part, runContestBench } from './contest.bench';
 import { type ContestReadsResult, ms } from './contest-reads.bench';
 import { runEncounterChatBench } from './encounter-chat.bench';
+import { runA2aBench } from './a2a.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -141,6 +145,12 @@ const settings = {
     seconds: envNumber('BENCH_V1_SECONDS', 5),
     keys: envNumber('BENCH_V1_KEYS', 400),
   },
+  a2a: {
+    agents: envNumber('BENCH_A2A_AGENTS', 32),
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+    healthSeconds: envNumber('BENCH_A2A_HEALTH_SECONDS', 3),
+    seconds: envNumber('BENCH_A2A_SECONDS', 5),
+  },
   core: {
     connections: envNumber('BENCH_CONNECTIONS', 64),
     seconds: envNumber('BENCH_CORE_SECONDS', 3),
@@ -183,7 +193,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 9;
+const SECTIONS = 10;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -216,8 +226,9 @@ async function main(): Promise<void> {
   const flows = await run(7, () => part('section 7', () => runEncounterChatBench(settings.encounterChat)));
   // section 8 likewise, per part
   const core = await run(8, () => runPerfCoreBench(settings.core));
-  // section 9 likewise, per part; an app that cannot start skips the whole section
+  // sections 9 and 10 likewise, per part; an app that cannot start, or a failed setup, skips the section
   const v1 = await run(9, () => part('section 9', () => runOpenAiApiBench(settings.openAiApi)));
+  const a2a = await run(10, () => part('section 10', () => runA2aBench(settings.a2a)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -420,6 +431,17 @@ async function main(): Promise<void> {
     }
   } else if (flows) {
     rows.push(skippedRow('encounter likes, POST /chat', flows.skipped));
+  }
+  if (a2a && !isSkipped(a2a)) {
+    rows.push([
+      `A2A message/send (${a2a.agents} agents, ${settings.a2a.connections} conn)`,
+      `${int(a2a.send.requestsPerSecond)} req/s`,
+      'GET /health, same app',
+      `${int(a2a.health.requestsPerSecond)} req/s`,
+      ratio(a2a.send.requestsPerSecond, a2a.health.requestsPerSecond),
+    ]);
+  } else if (a2a) {
+    rows.push(skippedRow('A2A message/send', a2a.skipped));
   }
   if (core) {
     const { http: h, commands: c, ready: r, memory: m } = core;

@@ -4,6 +4,7 @@
  * handler for an event type that does not exist, or a misspelt field of one
  * that does, fails to compile (docs/events.md describes each one).
  */
+import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
 import type { ClaimEvent } from './accounts/claim';
 import type { UserEvent } from './accounts/user.events';
@@ -39,7 +40,8 @@ export type AnyDomainEvent =
   | ScoringEventEvent
   | WalletEvent
   | EncounterEvent
-  | GoalEvent;
+  | GoalEvent
+  | A2aTaskEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

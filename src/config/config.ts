@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
+import { type A2aConfig, loadA2aConfig } from './a2a.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
@@ -86,6 +87,8 @@ export interface AppConfig {
   chat: ChatConfig;
   /** the OpenAI-compatible API under /v1: the one model id it serves (V1_MODEL_ID) */
   v1: { modelId: string };
+  /** the A2A endpoint's card URL and gateway probing (A2A_*) */
+  a2a: A2aConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -240,6 +243,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     llm: loadLlmConfig(env),
     chat: loadChatConfig(env),
     v1: { modelId: v1ModelId(env) },
+    a2a: loadA2aConfig(env),
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),

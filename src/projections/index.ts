@@ -1,5 +1,7 @@
 /** Every read model of the service: what the app runs and what `projections:rebuild` can rebuild. */
 import type { ProjectionDefinition } from '../infrastructure/projections/projection';
+import { a2aAgentsProjection } from './a2a/a2a-agents.projection';
+import { a2aTasksProjection } from './a2a/a2a-tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
 import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
@@ -32,4 +34,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   scheduledPromptsProjection,
   goalsProjection,
   chatSpendProjection,
+  a2aAgentsProjection,
+  a2aTasksProjection,
 ];

@@ -40,6 +40,9 @@ const OPEN = new Set([
   'GET /api/hive/contest/leaderboard',
   'GET /api/hive/contest/claude-code.mcp',
   'POST /api/settings/compute/provider/join',
+  // A2A agent cards: discovery (the JSON-RPC endpoint needs a credential)
+  'GET /a2a/:agent_id/.well-known/agent.json',
+  'GET /a2a/:agent_id/.well-known/agent-card.json',
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -64,6 +67,7 @@ const ROLE_RESTRICTED = new Set([
   'POST /api/settings/compute/provider/settlements',
   'POST /api/settings/compute/provider/settlements/:id/complete',
   'POST /api/hive/contest/events',
+  'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);

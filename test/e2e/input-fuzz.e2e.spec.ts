@@ -188,11 +188,11 @@ function send(baseUrl: string, probe: Probe, token: string | null): Promise<Outc
 }
 
 /**
- * Routes that speak JSON-RPC 2.0 (the MCP transport): past authentication
+ * Routes that speak JSON-RPC 2.0 (the MCP transport, the A2A endpoints):
  * their refusals are JSON-RPC error objects, the protocol's own envelope
  * `{jsonrpc: "2.0", id, error: {code, message}}`, which their clients read.
  */
-const JSON_RPC_ROUTES = /^\/mcp(\?|$)/;
+const JSON_RPC_ROUTES = /^\/(mcp|a2a\/[^/?]+\/jsonrpc)(\?|$)/;
 
 function isJsonRpcError(body: { jsonrpc?: unknown; error?: unknown }): boolean {
   const error = body.error as { code?: unknown; message?: unknown } | undefined;

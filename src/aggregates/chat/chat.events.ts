@@ -76,7 +76,7 @@ export type PromptReceived = DomainEvent<
     /** model_config.model when the request overrode the model, else null */
     model: string | null;
     /** what brought the prompt: a client, the scheduler, a goal */
-    origin: 'http' | 'mcp' | 'schedule' | 'goal' | 'visual';
+    origin: 'http' | 'mcp' | 'schedule' | 'goal' | 'visual' | 'a2a';
     received_at: string;
   }
 >;

@@ -34,7 +34,7 @@ export interface ChatRequest {
   casualConv: boolean;
   /** idempotency key of this run; a fresh one per HTTP request */
   messageId: string;
-  origin: 'http' | 'mcp' | 'schedule' | 'goal';
+  origin: 'http' | 'mcp' | 'schedule' | 'goal' | 'a2a';
 }
 
 /** SPEC §2.1 chat response. */

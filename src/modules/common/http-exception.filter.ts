@@ -3,10 +3,12 @@
  * status its type maps to. Unknown errors become a 500 with a generic text and
  * are logged; nothing else is swallowed. Under `/v1` (the OpenAI-compatible
  * API) the same status and message are worded in OpenAI's dialect
- * (`openai-errors.ts`), including Fastify's own refusals and unknown routes.
+ * (`openai-errors.ts`), including Fastify's own refusals and unknown routes;
+ * a route whose protocol fixes its error bodies (the A2A JSON-RPC endpoint)
+ * registers its renderer (`renderErrorsOfRoute`).
  */
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../../aggregates/shared/domain-error';
 import { WrongExpectedRevisionError } from '../../infrastructure/event-store/event-store.port';
 import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
@@ -102,13 +104,27 @@ export function errorReply(error: unknown, url: string | undefined): { status: n
   return { status: described.status, body, headers };
 }
 
+type ErrorRenderer = (error: unknown, request: FastifyRequest) => { status: number; body: Record<string, unknown>; headers?: Record<string, string> };
+const RENDERERS_BY_ROUTE = new Map<string, ErrorRenderer>();
+
+/**
+ * A route whose protocol fixes its error bodies (the A2A JSON-RPC endpoint)
+ * renders its own errors, also those raised before its handler's filters
+ * can run: a body Fastify could not parse reaches only this global filter.
+ */
+export function renderErrorsOfRoute(url: string, renderer: ErrorRenderer): void {
+  RENDERERS_BY_ROUTE.set(url, renderer);
+}
+
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body, headers } = errorReply(error, reply.request?.url);
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const renderer = RENDERERS_BY_ROUTE.get(request.routeOptions?.url ?? '');
+    const { status, body, headers } = renderer ? renderer(error, request) : errorReply(error, request.url);
     if (status >= 500 && status !== 502 && status !== 503) {
       this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }

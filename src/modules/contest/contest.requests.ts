@@ -4,7 +4,6 @@
  * leaderboard's query string and the Host header have readers.
  */
 import { IsBoolean, IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
-import type { FastifyRequest } from 'fastify';
 import { isTrack, SCORING_EVENT_TYPES, type ScoringEventType, type Track, TRACKS } from '../../aggregates/contest/scoring';
 import { invalid } from '../common/body-fields';
 import type { JsonSchema } from '../common/openapi';
@@ -90,13 +89,3 @@ export function leaderboardQuery(query: { track?: unknown; limit?: unknown }): L
   return { track: board, limit: n };
 }
 
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** This node's base URL: PUBLIC_BASE_URL when configured, else as the client addressed it (Host header, validated). */
-export function baseUrlOf(request: FastifyRequest, configured: string | null): string {
-  if (configured !== null) return configured;
-  const forwarded = request.headers['x-forwarded-proto'];
-  const proto = forwarded === 'https' || forwarded === 'http' ? forwarded : request.protocol === 'https' ? 'https' : 'http';
-  const host = request.headers.host;
-  return `${proto}://${typeof host === 'string' && HOST.test(host) ? host : 'localhost:6777'}`;
-}
