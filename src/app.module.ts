@@ -10,6 +10,7 @@ import { ScheduleModule } from './modules/chat/schedule/schedule.module';
 import { ContestModule } from './modules/contest/contest.module';
 import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
+import { EmbedsModule } from './modules/embeds/embeds.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { HealthModule } from './modules/health/health.module';
 import { ALL_PROJECTIONS } from './projections';
@@ -21,7 +22,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, ScheduleModule, GoalsModule, EmbedsModule, SagasModule],
     };
   }
 }

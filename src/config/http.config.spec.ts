@@ -16,7 +16,16 @@ describe('HTTP server config', () => {
       maxConnectionsPerIp: 256,
       maxConnections: 10_000,
       corsOrigins: [],
+      embedFrameAncestors: ['*'],
     });
+  });
+
+  it('given EMBED_FRAME_ANCESTORS, then the listed origins may frame the embed pages; a path is a ConfigError', () => {
+    expect(loadHttpConfig({ EMBED_FRAME_ANCESTORS: 'https://shop.example https://blog.example/' }, null).embedFrameAncestors).toEqual([
+      'https://shop.example',
+      'https://blog.example',
+    ]);
+    expect(() => loadHttpConfig({ EMBED_FRAME_ANCESTORS: 'https://shop.example/x' }, null)).toThrow(/EMBED_FRAME_ANCESTORS/);
   });
 
   it('given CORS_ORIGINS, then the listed origins (a trailing slash dropped), or any with *', () => {

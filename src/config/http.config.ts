@@ -30,6 +30,10 @@
  *   call the API from another site, comma-separated (`https://app.example.com`),
  *   or `*` for any origin. Credentials travel in headers (Authorization,
  *   X-API-Key), never cookies, so no origin gets `Allow-Credentials`.
+ * - EMBED_FRAME_ANCESTORS (default `*`): the sites that may frame the embed
+ *   pages (/agents/<name>), space- or comma-separated origins, or `*` for
+ *   any; the CSP `frame-ancestors` of those pages. Every other page of the
+ *   node stays unframeable.
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error';
@@ -45,6 +49,8 @@ export interface HttpConfig {
   maxConnections: number;
   /** origins allowed by CORS: none (off), a list, or any ('*') */
   corsOrigins: readonly string[] | '*';
+  /** who may frame the embed pages: CSP frame-ancestors sources ('*' or origins) */
+  embedFrameAncestors: readonly string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -90,6 +96,15 @@ function corsOrigins(env: Env): readonly string[] | '*' {
   return origins;
 }
 
+function embedFrameAncestors(env: Env): readonly string[] {
+  const value = env.EMBED_FRAME_ANCESTORS?.trim();
+  if (!value || value === '*') return ['*'];
+  const origins = value.split(/[\s,]+/).map((origin) => origin.replace(/\/$/, '')).filter(Boolean);
+  const bad = origins.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) throw new ConfigError('EMBED_FRAME_ANCESTORS', `expected origins such as https://shop.example (scheme, host, port), or *, got '${bad}'`);
+  return origins;
+}
+
 export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimit()): HttpConfig {
   const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, HOUR_MS);
   const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, HOUR_MS);
@@ -109,5 +124,6 @@ export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimi
     maxConnectionsPerIp: integer(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
     maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', defaultMaxConnections(fileLimit), 1, 1_000_000),
     corsOrigins: corsOrigins(env),
+    embedFrameAncestors: embedFrameAncestors(env),
   };
 }

@@ -21,7 +21,8 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
  * documentation, signing up and in, the contest's public reads, joining as a
- * compute provider (SPEC §5.4).
+ * compute provider (SPEC §5.4), the embedding pages and scripts (SPEC §4.8).
+ * CORS preflights (OPTIONS) are left out: they act for nobody.
  */
 const OPEN = new Set([
   'GET /status',
@@ -40,6 +41,10 @@ const OPEN = new Set([
   'GET /api/hive/contest/leaderboard',
   'GET /api/hive/contest/claude-code.mcp',
   'POST /api/settings/compute/provider/join',
+  // the embedding pages and scripts: their actions need a credential
+  'GET /agents/:agent_name',
+  'GET /widget.js',
+  'GET /embed/widget-object.js',
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
