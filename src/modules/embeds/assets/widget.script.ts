@@ -105,8 +105,8 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     var root = el('div', { position: 'fixed', zIndex: '2147483000', fontFamily: 'system-ui, sans-serif', fontSize: '15px' }, { 'data-agent-widget': '', 'data-position': o.position });
     root.style[vertical] = '20px';
     root.style[horizontal] = '20px';
-    var launcher = el('button', { width: '56px', height: '56px', borderRadius: '50%', border: '0', background: theme.primary, color: '#fff', fontSize: '24px', cursor: 'pointer', boxShadow: '0 4px 14px rgba(0,0,0,.25)' }, { type: 'button', 'aria-label': 'Open chat', 'data-launcher': '' });
-    launcher.textContent = '\u{1F4AC}';
+    var launcher = el('button', { width: '56px', height: '56px', borderRadius: '50%', border: '0', background: theme.primary, color: '#fff', fontSize: '15px', fontWeight: '600', cursor: 'pointer', boxShadow: '0 4px 14px rgba(0,0,0,.25)' }, { type: 'button', 'aria-label': 'Open chat', 'data-launcher': '' });
+    launcher.textContent = 'Chat';
     var panel = el('div', {
       display: 'none', flexDirection: 'column', width: '340px', maxWidth: 'calc(100vw - 40px)', height: '460px', maxHeight: 'calc(100vh - 100px)',
       background: theme.background, color: theme.text, borderRadius: theme.borderRadius, boxShadow: '0 8px 30px rgba(0,0,0,.25)', overflow: 'hidden'
@@ -126,7 +126,7 @@ export const WIDGET_SCRIPT = String.raw`(function () {
     if (o.multimodal) {
       var file = el('input', { display: 'none' }, { type: 'file', accept: 'image/*', capture: 'environment', 'data-file': '' });
       var attach = el('button', { padding: '8px', border: '0', borderRadius: '8px', background: 'transparent', color: theme.text, cursor: 'pointer' }, { type: 'button', 'aria-label': 'Attach an image', 'data-attach': '' });
-      attach.textContent = '\u{1F4F7}';
+      attach.textContent = 'Image';
       attach.addEventListener('click', function () { file.click(); });
       file.addEventListener('change', function () { if (file.files[0]) self.sendImage(file.files[0], input.value.trim()); file.value = ''; input.value = ''; });
       form.appendChild(file);
