@@ -31,10 +31,11 @@ module.exports = {
       displayName: 'e2e:mongodb+kafka',
       testMatch: ['<rootDir>/test/e2e/**/*.spec.ts'],
       // suites of the HTTP layer alone (input checks, server limits, headers, the
-      // route tables, the OpenAPI document): no adapter behind them changes what they test
+      // route tables, the OpenAPI document, the embed pages and scripts in a browser): no adapter
+      // behind them changes what they test
       testPathIgnorePatterns: [
         '/node_modules/',
-        '/test/e2e/(input-fuzz|server-limits|browser-policy|openapi|auth-matrix|request-bodies|names|number-bounds)\\.e2e\\.spec\\.ts$',
+        '/test/e2e/(input-fuzz|server-limits|browser-policy|openapi|auth-matrix|request-bodies|names|number-bounds|embeds|embeds\\.browser)\\.e2e\\.spec\\.ts$',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/production-adapters.setup.ts'],
     },

@@ -11,6 +11,7 @@ import { ScheduleModule } from './modules/chat/schedule/schedule.module';
 import { ContestModule } from './modules/contest/contest.module';
 import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
+import { EmbedsModule } from './modules/embeds/embeds.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
@@ -24,7 +25,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, SagasModule],
     };
   }
 }

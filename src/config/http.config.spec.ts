@@ -17,6 +17,7 @@ describe('HTTP server config', () => {
       maxConnections: 10_000,
       corsOrigins: [],
       publicBaseUrl: null,
+      embedFrameAncestors: ['*'],
     });
   });
 
@@ -29,6 +30,14 @@ describe('HTTP server config', () => {
     expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'hive.example.org' }, null)).toThrow(/PUBLIC_BASE_URL/);
     expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'ftp://hive.example.org' }, null)).toThrow(/PUBLIC_BASE_URL/);
     expect(() => loadHttpConfig({ PUBLIC_BASE_URL: 'https://hive.example.org/?x=1' }, null)).toThrow(/PUBLIC_BASE_URL/);
+  });
+
+  it('given EMBED_FRAME_ANCESTORS, then the listed origins may frame the embed pages; a path is a ConfigError', () => {
+    expect(loadHttpConfig({ EMBED_FRAME_ANCESTORS: 'https://shop.example https://blog.example/' }, null).embedFrameAncestors).toEqual([
+      'https://shop.example',
+      'https://blog.example',
+    ]);
+    expect(() => loadHttpConfig({ EMBED_FRAME_ANCESTORS: 'https://shop.example/x' }, null)).toThrow(/EMBED_FRAME_ANCESTORS/);
   });
 
   it('given CORS_ORIGINS, then the listed origins (a trailing slash dropped), or any with *', () => {

@@ -32,8 +32,13 @@
  *   X-API-Key), never cookies, so no origin gets `Allow-Credentials`.
  * - PUBLIC_BASE_URL (default: none): the URL clients reach this node at
  *   (`https://hive.example.org`, or with a path prefix behind a proxy),
- *   used where the node tells clients its own address (the contest info and
- *   its MCP snippet). Unset: the scheme and Host the request came with.
+ *   used where the node tells clients its own address (the contest info, its
+ *   MCP snippet, the A2A agent cards). Unset: the scheme and the (validated)
+ *   Host the request came with.
+ * - EMBED_FRAME_ANCESTORS (default `*`): the sites that may frame the embed
+ *   pages (/agents/<name>), space- or comma-separated origins, or `*` for
+ *   any; the CSP `frame-ancestors` of those pages. Every other page of the
+ *   node stays unframeable.
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error';
@@ -51,6 +56,8 @@ export interface HttpConfig {
   corsOrigins: readonly string[] | '*';
   /** the node's public base URL without a trailing slash, or null: the request's own scheme and Host */
   publicBaseUrl: string | null;
+  /** who may frame the embed pages: CSP frame-ancestors sources ('*' or origins) */
+  embedFrameAncestors: readonly string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -112,6 +119,15 @@ function publicBaseUrl(env: Env): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+function embedFrameAncestors(env: Env): readonly string[] {
+  const value = env.EMBED_FRAME_ANCESTORS?.trim();
+  if (!value || value === '*') return ['*'];
+  const origins = value.split(/[\s,]+/).map((origin) => origin.replace(/\/$/, '')).filter(Boolean);
+  const bad = origins.find((origin) => !ORIGIN.test(origin));
+  if (bad !== undefined) throw new ConfigError('EMBED_FRAME_ANCESTORS', `expected origins such as https://shop.example (scheme, host, port), or *, got '${bad}'`);
+  return origins;
+}
+
 export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimit()): HttpConfig {
   const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, HOUR_MS);
   const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, HOUR_MS);
@@ -132,5 +148,6 @@ export function loadHttpConfig(env: Env, fileLimit: number | null = openFileLimi
     maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', defaultMaxConnections(fileLimit), 1, 1_000_000),
     corsOrigins: corsOrigins(env),
     publicBaseUrl: publicBaseUrl(env),
+    embedFrameAncestors: embedFrameAncestors(env),
   };
 }

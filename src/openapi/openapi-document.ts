@@ -17,6 +17,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { AppConfig } from '../config/config';
+import { WIDGET_ROUTES } from '../infrastructure/http/browser-policy';
 import { completeOperation, controllerRoutes, ERROR_RESPONSES, ERROR_SCHEMA, OPENAI_ERROR_SCHEMA, type RouteHandler } from './operation-facts';
 
 const DESCRIPTION = [
@@ -61,7 +62,19 @@ export function buildOpenApiDocument(app: INestApplication, config: Pick<AppConf
     }
   }
   if (config.observability.metrics.enabled) document.paths['/metrics'] = metricsPath(config.observability.metrics.token !== null);
+  for (const path of WIDGET_ROUTES) if (document.paths[path]) document.paths[path].options = widgetPreflight(path);
   return document;
+}
+
+/** The CORS preflight of a route the widget calls from any site (infrastructure/http/browser-policy.ts). */
+function widgetPreflight(path: string): NonNullable<OpenAPIObject['paths'][string]['options']> {
+  return {
+    operationId: `preflight_${path.replace(/\W/g, '')}`,
+    summary: 'CORS preflight: any origin may POST with X-API-Key (the chat widget on other sites)',
+    tags: ['Embedding'],
+    security: [],
+    responses: { '204': { description: 'allowed: Access-Control-Allow-Origin `*`, methods POST, no credentials' } },
+  };
 }
 
 /** GET /metrics, served by the observability hooks rather than a controller (docs/operations.md). */

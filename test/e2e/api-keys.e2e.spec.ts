@@ -55,6 +55,51 @@ describe('API keys over HTTP', () => {
     expect(viaBearer.body.data.id).toBe(me.body.data.id);
   });
 
+  describe('a key restricted to listed origins', () => {
+    const SHOP = 'https://shop.example';
+    async function restrictedKey(): Promise<string> {
+      const res = await t.request('POST', '/api/v1/intelligence/keys', {
+        token: await session(),
+        body: { name: 'widget', tier: 'free', allowed_origins: [SHOP, 'http://localhost:8080'] },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data.allowed_origins).toEqual([SHOP, 'http://localhost:8080']);
+      return res.body.data.key;
+    }
+
+    it('given a restricted key, when a listed origin presents it, then the request acts as its owner', async () => {
+      const res = await t.request('GET', '/api/social/auth/me', { headers: { 'x-api-key': await restrictedKey(), origin: SHOP } });
+      expect(res.status).toBe(200);
+    });
+
+    it('given a restricted key, when another origin presents it, then 403 and the key is not confirmed as usable', async () => {
+      const res = await t.request('GET', '/api/social/auth/me', { headers: { 'x-api-key': await restrictedKey(), origin: 'https://evil.example' } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ success: false, error: 'API key not allowed from this origin' });
+    });
+
+    it('given a restricted key, when a request without an Origin presents it, then 403', async () => {
+      const res = await t.request('GET', '/api/social/auth/me', { headers: { 'x-api-key': await restrictedKey() } });
+      expect(res.status).toBe(403);
+    });
+
+    it('given a restricted key, when listing keys, then its origins are shown', async () => {
+      const token = await session();
+      await t.request('POST', '/api/v1/intelligence/keys', { token, body: { name: 'w', tier: 'free', allowed_origins: ['https://A.example'] } });
+      const list = await t.request('GET', '/api/v1/intelligence/keys', { token });
+      expect(list.body.data[0].allowed_origins).toEqual(['https://a.example']);
+    });
+
+    it('given an origin with a path, when creating a key, then 400 names the rule', async () => {
+      const res = await t.request('POST', '/api/v1/intelligence/keys', {
+        token: await session(),
+        body: { name: 'w', tier: 'free', allowed_origins: ['https://shop.example/page'] },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain('scheme://host[:port]');
+    });
+  });
+
   it('given a key, when it tries to mint another key, then 401: key management needs a login', async () => {
     const key = await issueKey(await session());
     const res = await t.request('POST', '/api/v1/intelligence/keys', { token: key, body: { name: 'x', tier: 'free' } });

@@ -21,7 +21,8 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
  * documentation, signing up and in, the contest's public reads, joining as a
- * compute provider (SPEC §5.4).
+ * compute provider (SPEC §5.4), the embedding pages and scripts (SPEC §4.8).
+ * CORS preflights (OPTIONS) are left out: they act for nobody.
  */
 const OPEN = new Set([
   'GET /status',
@@ -43,6 +44,10 @@ const OPEN = new Set([
   // A2A agent cards: discovery (the JSON-RPC endpoint needs a credential)
   'GET /a2a/:agent_id/.well-known/agent.json',
   'GET /a2a/:agent_id/.well-known/agent-card.json',
+  // the embedding pages and scripts: their actions need a credential
+  'GET /agents/:agent_name',
+  'GET /widget.js',
+  'GET /embed/widget-object.js',
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */

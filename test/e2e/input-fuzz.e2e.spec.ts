@@ -139,7 +139,11 @@ interface Probe {
 interface Outcome {
   status: number;
   text: string;
+  contentType: string;
 }
+
+/** Pages a person reads in a browser (the embed pages): their refusals are HTML pages saying what is wrong, not the JSON envelope. */
+const HTML_PAGES = /^\/agents\//;
 
 /** A route's URL with its `:params` filled: each by `fill(name)`. */
 const withParams = (url: string, fill: (name: string) => string) => url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => fill(name));
@@ -172,13 +176,13 @@ function send(baseUrl: string, probe: Probe, token: string | null): Promise<Outc
       if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
         // the SSE stream opened: its status is all there is to see
         req.destroy();
-        resolve({ status: res.statusCode ?? 0, text: '' });
+        resolve({ status: res.statusCode ?? 0, text: '', contentType: 'text/event-stream' });
         return;
       }
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, contentType: String(res.headers['content-type'] ?? '') }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -203,6 +207,7 @@ function isJsonRpcError(body: { jsonrpc?: unknown; error?: unknown }): boolean {
 function problemOf(probe: Probe, outcome: Outcome): string | null {
   if (outcome.status >= 500) return `${outcome.status} ${outcome.text.slice(0, 200)}`;
   if (outcome.status < 400 || probe.method === 'HEAD') return null;
+  if (HTML_PAGES.test(probe.path) && outcome.contentType.startsWith('text/html') && outcome.text.includes('role="alert"')) return null;
   try {
     const body = JSON.parse(outcome.text) as { success?: unknown; error?: unknown; jsonrpc?: unknown };
     if (body.success === false && typeof body.error === 'string') return null;

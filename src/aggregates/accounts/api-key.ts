@@ -16,7 +16,8 @@ export const CENTS_PER_MILLION_TOKENS: Record<ApiKeyTier, number> = { free: 0 };
 export type ApiKeyEvent =
   | {
       type: 'ApiKeyIssued';
-      data: { key_id: string; user_id: string; name: string; tier: ApiKeyTier; secret_sha256: string; issued_at: string };
+      /** `allowed_origins`: the only browser origins that may use the key (absent or empty: any, and requests without an Origin) */
+      data: { key_id: string; user_id: string; name: string; tier: ApiKeyTier; secret_sha256: string; issued_at: string; allowed_origins?: string[] };
     }
   | { type: 'ApiKeyRevoked'; data: { key_id: string; user_id: string; revoked_at: string } };
 
@@ -24,8 +25,20 @@ export type ApiKeyEvent =
 export type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; keyId: string; ownerId: string };
 
 export type ApiKeyCommand =
-  | { kind: 'issue'; keyId: string; userId: string; name: string; tier: ApiKeyTier; secretSha256: string }
+  | { kind: 'issue'; keyId: string; userId: string; name: string; tier: ApiKeyTier; secretSha256: string; allowedOrigins: readonly string[] }
   | { kind: 'revoke'; requestedBy: string };
+
+/**
+ * May a request from `origin` (its Origin header, or null without one) use a
+ * key restricted to `allowed`? An unrestricted key (none listed) may be used
+ * from anywhere; a restricted one only from a listed origin, so a key copied
+ * out of a site's page source is refused in any other site's browser.
+ * Origins compare as browsers send them: scheme, host and port, lower case.
+ */
+export function originAllowed(allowed: readonly string[] | undefined, origin: string | null): boolean {
+  if (!allowed || allowed.length === 0) return true;
+  return origin !== null && allowed.includes(origin.toLowerCase());
+}
 
 export function apiKeyStreamId(keyId: string): string {
   return `apiKey-${keyId}`;
@@ -57,6 +70,7 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
               tier: command.tier,
               secret_sha256: command.secretSha256,
               issued_at: now.toISOString(),
+              ...(command.allowedOrigins.length > 0 ? { allowed_origins: [...new Set(command.allowedOrigins)] } : {}),
             },
           },
         ];

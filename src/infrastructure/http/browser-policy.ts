@@ -10,6 +10,11 @@
  *   default: a preflight from another origin gets no Allow-Origin and the
  *   browser refuses the call). Credentials are headers, never cookies, so no
  *   origin is sent `Access-Control-Allow-Credentials`.
+ * - The routes the chat widget calls from other people's sites
+ *   (WIDGET_ROUTES) answer any origin, whatever CORS_ORIGINS says: the widget
+ *   authenticates with its API key in a header (which a key may restrict to
+ *   listed origins), never with cookies, so letting any page read the answer
+ *   gives it nothing the key's holder could not fetch anyway.
  */
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
@@ -19,6 +24,14 @@ import type { HttpConfig } from '../../config/http.config';
 /** Request headers a browser client may send, and response headers it may read. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'x-api-key', 'x-correlation-id', 'x-request-id', 'last-event-id'];
 const EXPOSED_HEADERS = ['retry-after', 'x-request-id', 'x-correlation-id'];
+
+/** Paths the widget script (/widget.js) calls from any site: CORS for every origin (/visual_agent: an image, with `multimodal`). */
+export const WIDGET_ROUTES: ReadonlySet<string> = new Set(['/chat', '/visual_agent']);
+
+const pathOf = (url: string): string => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
 
 export async function registerBrowserPolicy(app: NestFastifyApplication, http: HttpConfig): Promise<void> {
   await app.register(fastifyHelmet, {
@@ -37,13 +50,14 @@ export async function registerBrowserPolicy(app: NestFastifyApplication, http: H
     crossOriginResourcePolicy: { policy: http.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin' },
     referrerPolicy: { policy: 'no-referrer' },
   });
-  if (http.corsOrigins.length === 0) return;
+  const shared = { allowedHeaders: ALLOWED_HEADERS, exposedHeaders: EXPOSED_HEADERS, credentials: false, maxAge: 600 };
+  const widget = { ...shared, origin: '*', methods: ['POST'] };
+  const site =
+    http.corsOrigins.length === 0
+      ? { origin: false as const }
+      : { ...shared, origin: http.corsOrigins === '*' ? '*' : [...http.corsOrigins], methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] };
+  // one policy per request: the widget's routes for any origin, the rest as CORS_ORIGINS says
   await app.register(fastifyCors, {
-    origin: http.corsOrigins === '*' ? '*' : [...http.corsOrigins],
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: EXPOSED_HEADERS,
-    credentials: false,
-    maxAge: 600,
+    delegator: (request, callback) => callback(null, WIDGET_ROUTES.has(pathOf(request.url ?? '')) ? widget : site),
   });
 }

@@ -32,6 +32,8 @@ export interface IssuedApiKey {
   api_key: string;
   daily_limit: number;
   created_at: string;
+  /** the browser origins that alone may use the key; empty: any */
+  allowed_origins: string[];
 }
 
 export class RegisterUser extends DomainCommand<RegisterRequest, Session> {}
@@ -47,6 +49,6 @@ export class RecoverGuest extends DomainCommand<GuestRecoverRequest, RecoveredSe
 
 export class ChangeUserRole extends DomainCommand<CommandInput<UserCommand, 'changeRole'> & { userId: string }, UserView> {}
 
-export class IssueApiKey extends DomainCommand<Pick<CommandInput<ApiKeyCommand, 'issue'>, 'userId' | 'name' | 'tier'>, IssuedApiKey> {}
+export class IssueApiKey extends DomainCommand<Pick<CommandInput<ApiKeyCommand, 'issue'>, 'userId' | 'name' | 'tier' | 'allowedOrigins'>, IssuedApiKey> {}
 
 export class RevokeApiKey extends DomainCommand<CommandInput<ApiKeyCommand, 'revoke'> & { keyId: string }, void> {}

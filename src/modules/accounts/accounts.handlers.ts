@@ -370,12 +370,12 @@ export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRole> {
 export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ payload: { userId, name, tier }, context }: IssueApiKey): Promise<IssuedApiKey> {
+  async execute({ payload: { userId, name, tier, allowedOrigins }, context }: IssueApiKey): Promise<IssuedApiKey> {
     const { keyId, secret, key } = newApiKey();
     const { events } = await this.executor.execute(
       apiKeyDecider,
       apiKeyStreamId(keyId),
-      { kind: 'issue', keyId, userId, name: name.trim(), tier, secretSha256: sha256(secret) },
+      { kind: 'issue', keyId, userId, name: name.trim(), tier, secretSha256: sha256(secret), allowedOrigins: allowedOrigins.map((o) => o.toLowerCase()) },
       context,
     );
     const [issued] = events as EventOfType<(typeof events)[number], 'ApiKeyIssued'>[];
@@ -387,6 +387,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
       api_key: key,
       daily_limit: DAILY_LIMITS[tier],
       created_at: issued.data.issued_at,
+      allowed_origins: issued.data.allowed_origins ?? [],
     };
   }
 }

@@ -51,6 +51,6 @@ import { TokenService } from './auth/token.service';
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
   ],
-  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries],
+  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
 })
 export class AccountsModule {}

@@ -35,7 +35,16 @@ export const ISSUED_API_KEY = obj({
   api_key: str({ description: 'the same key again' }),
   daily_limit: int(),
   created_at: str({ format: 'date-time' }),
+  allowed_origins: list(str(), { description: 'the only browser origins (Origin header) that may use the key; empty: any' }),
 });
-export const API_KEY_SUMMARY = obj({ id: str(), name: str(), tier: str(), daily_limit: int(), created_at: str({ format: 'date-time' }), revoked: bool() });
+export const API_KEY_SUMMARY = obj({
+  id: str(),
+  name: str(),
+  tier: str(),
+  daily_limit: int(),
+  created_at: str({ format: 'date-time' }),
+  revoked: bool(),
+  allowed_origins: list(str()),
+});
 export const REVOKED_API_KEY = obj({ id: str(), revoked: { const: true } });
 export const API_KEY_LIST = list(API_KEY_SUMMARY);

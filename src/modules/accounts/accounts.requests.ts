@@ -5,13 +5,15 @@
  * bidi or invisible characters (`@IsName()`); a username's pattern allows
  * none anyway.
  */
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { ROLES, type Role } from '../../aggregates/accounts/user.events';
 import { API_KEY_TIERS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
 import { IsName } from '../common/body-fields';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,50}$/;
 const DEVICE_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** an origin as a browser sends it in `Origin`: scheme, host (name, IPv4 or [IPv6]) and an optional port */
+const ORIGIN_PATTERN = /^https?:\/\/(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
 export class RegisterRequest {
   @IsString()
@@ -85,4 +87,12 @@ export class IssueApiKeyRequest {
   @IsString()
   @IsIn(API_KEY_TIERS as ApiKeyTier[], { message: `tier must be one of ${API_KEY_TIERS.join(', ')}` })
   tier!: ApiKeyTier;
+
+  /** browser origins (`https://shop.example`, `http://localhost:8080`) that alone may use the key; left out: any */
+  @IsOptional()
+  @IsArray({ message: 'allowed_origins must be an array of origins' })
+  @ArrayMaxSize(20, { message: 'allowed_origins holds at most 20 origins' })
+  @IsString({ each: true, message: 'allowed_origins must be an array of origins' })
+  @Matches(ORIGIN_PATTERN, { each: true, message: 'each allowed origin is scheme://host[:port], http or https, with no path' })
+  allowed_origins?: string[];
 }

@@ -27,6 +27,7 @@ interface ApiKeySummary {
   daily_limit: number;
   created_at: string;
   revoked: boolean;
+  allowed_origins: string[];
 }
 
 @Controller('api/v1/intelligence/keys')
@@ -45,7 +46,7 @@ export class ApiKeysController {
     @Body() body: IssueApiKeyRequest,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<IssuedApiKey>> {
-    return ok(await this.commands.execute(new IssueApiKey({ userId: user.id, name: body.name, tier: body.tier }, context)));
+    return ok(await this.commands.execute(new IssueApiKey({ userId: user.id, name: body.name, tier: body.tier, allowedOrigins: body.allowed_origins ?? [] }, context)));
   }
 
   @Get()
@@ -60,6 +61,7 @@ export class ApiKeysController {
         daily_limit: DAILY_LIMITS[k.tier as ApiKeyTier] ?? 0,
         created_at: k.created_at,
         revoked: k.revoked,
+        allowed_origins: k.allowed_origins ?? [],
       })),
     );
   }

@@ -13,6 +13,8 @@ export interface ApiKeyDoc extends Doc {
   created_at: string;
   revoked: boolean;
   revoked_at: string | null;
+  /** the browser origins the key is restricted to; empty: any */
+  allowed_origins: string[];
 }
 
 export const apiKeysProjection = defineProjection({
@@ -22,9 +24,9 @@ export const apiKeysProjection = defineProjection({
   indexes: [{ collection: API_KEYS, spec: { keys: { user_id: 1 } } }],
   on: {
     ApiKeyIssued: (event, writer) => {
-      const { key_id, user_id, name, tier, secret_sha256, issued_at } = event.data;
+      const { key_id, user_id, name, tier, secret_sha256, issued_at, allowed_origins = [] } = event.data;
       applyOnce(writer, API_KEYS, key_id, event, {
-        $set: { user_id, name, tier, secret_sha256, created_at: issued_at, revoked: false, revoked_at: null },
+        $set: { user_id, name, tier, secret_sha256, created_at: issued_at, revoked: false, revoked_at: null, allowed_origins },
       });
     },
     ApiKeyRevoked: (event, writer) =>

@@ -3,11 +3,12 @@
  * `Authorization: Bearer <key>`. The key id finds the record; the secret's
  * SHA-256 is compared in constant time. Each accepted request counts against
  * the tier's daily limit (UTC day), with one atomic conditional increment per
- * request, so concurrent requests can never exceed the limit.
+ * request, so concurrent requests can never exceed the limit. A key issued
+ * with `allowed_origins` answers only requests whose Origin header is listed.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DAILY_LIMITS, type ApiKeyTier } from '../../../aggregates/accounts/api-key';
+import { DAILY_LIMITS, type ApiKeyTier, originAllowed } from '../../../aggregates/accounts/api-key';
 import type { Role } from '../../../aggregates/accounts/user.events';
 import { DomainError } from '../../../aggregates/shared/domain-error';
 import { Clock } from '../../../infrastructure/clock';
@@ -21,6 +22,7 @@ const USAGE = 'api_key_usage';
 export const INVALID_API_KEY = 'Invalid API key';
 /** The code of the daily-limit refusal (OpenAI's own for an exhausted quota). */
 export const DAILY_LIMIT_CODE = 'insufficient_quota';
+export const ORIGIN_NOT_ALLOWED = 'API key not allowed from this origin';
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -44,7 +46,8 @@ export class ApiKeyAuthenticator {
     return credential.startsWith(API_KEY_PREFIX);
   }
 
-  async authenticate(key: string): Promise<AuthUser> {
+  /** `origin`: the request's Origin header (null without one), checked against a restricted key's list (403) before the quota is counted. */
+  async authenticate(key: string, origin: string | null = null): Promise<AuthUser> {
     const match = KEY_PATTERN.exec(key);
     const invalid = () => new DomainError('unauthenticated', INVALID_API_KEY);
     if (!match) throw invalid();
@@ -55,6 +58,7 @@ export class ApiKeyAuthenticator {
     }
     const user = await this.queries.userById(record.user_id);
     if (!user) throw invalid();
+    if (!originAllowed(record.allowed_origins, origin)) throw new DomainError('forbidden', ORIGIN_NOT_ALLOWED);
     await this.consumeDailyQuota(keyId, record.tier as ApiKeyTier);
     return {
       id: user.id,

@@ -35,6 +35,12 @@ export function credentialOf(request: FastifyRequest): string | null {
   return match ? match[1] : header.trim() ? header.trim() : null;
 }
 
+/** The request's Origin header (a browser's page origin), or null without one. */
+function originOf(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && origin ? origin : null;
+}
+
 @Injectable()
 export class AuthenticatedGuard extends AuthGuard('jwt') {
   constructor(
@@ -64,7 +70,7 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
       if (this.reflector.getAllAndOverride<boolean>(ALLOW_API_KEYS, [context.getHandler(), context.getClass()]) === false) {
         throw unauthenticated('This route needs a bearer JWT, not an API key');
       }
-      request.user = await this.apiKeys.authenticate(credential);
+      request.user = await this.apiKeys.authenticate(credential, originOf(request));
     } else if (this.reflector.getAllAndOverride<boolean>(API_KEYS_ONLY, [context.getHandler(), context.getClass()])) {
       throw unauthenticated(API_KEY_REQUIRED);
     } else {
