@@ -16,6 +16,8 @@ export type GaugeSample = [labels: Record<string, string>, value: number];
 export class Metrics {
   readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** label sets are few (method × route pattern × status): bounded by the routes the app has */
+  private readonly httpChildren = new Map<string, { observe(value: number): void }>();
   private readonly appends: Counter;
   private readonly eventsAppended: Counter;
   private readonly commitAppends: Histogram;
@@ -40,7 +42,14 @@ export class Metrics {
   }
 
   observeHttp(method: string, route: string, status: number, seconds: number): void {
-    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
+    // one bound child per label set: prom-client hashes a label object on every plain observe
+    const key = `${method} ${status} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.httpDuration.labels(method, route, String(status));
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
   }
 
   /** One commit of the event store: how many appends it acknowledged and how many events they wrote. */

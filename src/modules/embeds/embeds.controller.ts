@@ -110,10 +110,9 @@ export class EmbedsController {
   }
 
   private pageHeaders(reply: FastifyReply): void {
-    // helmet wrote the node's no-framing policy on the raw response: replaced, not doubled (a browser enforces every CSP it gets)
-    reply.raw.removeHeader('x-frame-options');
-    reply.raw.removeHeader('content-security-policy');
+    // the node's no-framing policy (browser-policy.ts) is replaced, not doubled: a browser enforces every CSP it gets
     void reply
+      .removeHeader('x-frame-options')
       .type('text/html; charset=utf-8')
       .header('content-security-policy', pageSecurityPolicy(this.config.http.embedFrameAncestors))
       .header('permissions-policy', PAGE_PERMISSIONS)
