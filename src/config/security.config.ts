@@ -31,21 +31,21 @@ export interface SecurityConfig {
 }
 
 /**
- * Defaults: high enough for a person, a test suite or a NAT of a few users;
- * low enough that guessing and account spam get nowhere (docs/security.md
- * says what each stops).
+ * Defaults: high enough for a person, a busy test suite or an office behind
+ * one NAT; low enough that guessing and account spam get nowhere beside the
+ * per-username lockout (docs/security.md says what each stops).
  */
 export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
   /** login and guest-recover, per client IP */
-  auth: { limit: 30, periodSec: 60 },
+  auth: { limit: 300, periodSec: 60 },
   /** register and guest-register, per client IP: each costs an argon2id hash */
-  register: { limit: 60, periodSec: 60 },
+  register: { limit: 300, periodSec: 60 },
   /** guest-recover from all callers together: the recovery-code space is one space */
   recovery: { limit: 120, periodSec: 60 },
   /** /visual_agent, /add_history, /time_agent, /goals, per user (per IP for anonymous callers) */
   pipeline: { limit: 60, periodSec: 60 },
   /** every pipeline route including /chat, per client IP whoever signs in: fresh guest accounts do not add up */
-  pipeline_ip: { limit: 600, periodSec: 60 },
+  pipeline_ip: { limit: 3000, periodSec: 60 },
 };
 
 const SOCIAL_BUCKETS: readonly RateBucketName[] = ['auth', 'register', 'recovery'];
