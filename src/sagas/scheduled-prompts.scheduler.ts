@@ -37,7 +37,7 @@ import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-st
 import { waitAtMost } from '../infrastructure/wait-at-most';
 import { SCHEDULED_PROMPTS, type ScheduledPromptDoc } from '../projections/chat/scheduled-prompts.projection';
 import { CommandExecutor, type CommandContext } from '../modules/common/command-executor';
-import { ChatPipeline } from '../modules/chat/chat-pipeline';
+import { ChatPipeline, plainTurn } from '../modules/chat/chat-pipeline';
 import { SCHEDULE_SETTINGS, type ScheduleSettings } from '../modules/chat/schedule/schedule-settings';
 
 export const SCHEDULER_ACTOR = 'system:scheduler';
@@ -190,19 +190,7 @@ export class PromptScheduler implements OnApplicationBootstrap, OnModuleDestroy 
     let response: string;
     try {
       const reply = await this.pipeline.run(
-        {
-          userId: state.userId,
-          promptId: state.promptId,
-          prompt: state.prompt,
-          createAgent: false,
-          taskSource: 'own',
-          modelConfig: null,
-          autonomous: false,
-          speculative: false,
-          casualConv: false,
-          messageId: scheduleId,
-          origin: 'schedule',
-        },
+        plainTurn({ userId: state.userId, promptId: state.promptId, prompt: state.prompt, messageId: scheduleId, origin: 'schedule' }),
         context,
       );
       response = reply.response;

@@ -10,6 +10,7 @@ import { a2aTaskDecider, type A2aTaskAggregate, type A2aTaskCommand, type A2aTas
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { Clock } from '../../infrastructure/clock';
 import { LlmRequestError, LlmUnavailableError } from '../../infrastructure/llm/llm.port';
+import { plainTurn } from '../chat/chat-pipeline';
 import { RunPrompt } from '../chat/chat.commands';
 import { CommandExecutor } from '../common/command-executor';
 import { type A2aSendPayload, type A2aTaskOutcome, CancelA2aTask, SendA2aMessage } from './a2a.commands';
@@ -88,20 +89,8 @@ export class SendA2aMessageHandler implements ICommandHandler<SendA2aMessage> {
 }
 
 function runOf(payload: A2aSendPayload): RunPrompt['payload'] {
-  return {
-    userId: payload.userId,
-    promptId: payload.promptId,
-    prompt: payload.text,
-    createAgent: false,
-    taskSource: 'own',
-    modelConfig: null,
-    autonomous: false,
-    speculative: false,
-    casualConv: false,
-    // one turn per task: a retried run of the same task answers the first run's response
-    messageId: `a2a:${payload.taskId}`,
-    origin: 'a2a',
-  };
+  // one turn per task: a retried run of the same task answers the first run's response
+  return plainTurn({ userId: payload.userId, promptId: payload.promptId, prompt: payload.text, messageId: `a2a:${payload.taskId}`, origin: 'a2a' });
 }
 
 @CommandHandler(CancelA2aTask)

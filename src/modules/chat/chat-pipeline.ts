@@ -37,6 +37,15 @@ export interface ChatRequest {
   origin: 'http' | 'mcp' | 'schedule' | 'goal' | 'a2a';
 }
 
+/**
+ * A plain turn with SPEC §2.1's defaults (no forced CREATE, own task source,
+ * no model override, no autonomous, speculative or casual mode): what the
+ * pipeline's non-HTTP callers send (scheduled prompts, A2A tasks).
+ */
+export function plainTurn(turn: Pick<ChatRequest, 'userId' | 'promptId' | 'prompt' | 'messageId' | 'origin'>): ChatRequest {
+  return { ...turn, createAgent: false, taskSource: 'own', modelConfig: null, autonomous: false, speculative: false, casualConv: false };
+}
+
 /** SPEC §2.1 chat response. */
 export interface ChatReply {
   response: string;
