@@ -10,6 +10,8 @@
  * produced it. readAll without maxCount walks the whole log.
  */
 
+import type { ReadSealedOptions, SealedEvent } from './hash-chain';
+
 export type JsonObject = { [key: string]: unknown };
 
 /** What the writer expects the stream to look like before an append. */
@@ -114,6 +116,12 @@ export interface EventStore {
   subscribeToAll(options: SubscribeToAllOptions, handler: BatchHandler): Subscription;
   /** Position of the last committed event (0 when the store is empty). */
   headPosition(): Promise<number>;
+  /**
+   * The log as sealed (hash-chain.ts): events after `after` in global order,
+   * their data and metadata as the texts that were hashed, with their seals.
+   * Not upcast: verification needs what was written.
+   */
+  readSealed(options: ReadSealedOptions): Promise<SealedEvent[]>;
   close(): Promise<void>;
 }
 

@@ -15,6 +15,7 @@ import {
   SubscribeToAllOptions,
   Subscription,
 } from '../event-store.port';
+import type { ReadSealedOptions, SealedEvent } from '../hash-chain';
 import {
   BatchWriter,
   openEventDatabase,
@@ -180,6 +181,19 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     return this.head();
+  }
+
+  async readSealed(options: ReadSealedOptions): Promise<SealedEvent[]> {
+    return this.stmt.readSealed.all(options.after, options.maxCount).map((row) => ({
+      streamId: row.stream_id,
+      revision: row.revision,
+      position: row.position,
+      eventId: row.event_id,
+      type: row.type,
+      data: row.data,
+      metadata: row.metadata,
+      seal: row.hash === null || row.chain === null ? null : { hash: row.hash, chain: row.chain },
+    }));
   }
 
   subscribeToAll(options: SubscribeToAllOptions, handler: BatchHandler): Subscription {
@@ -376,6 +390,9 @@ function prepareStatements(db: Database.Database) {
     ),
     readAllForwards: db.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
+    ),
+    readSealed: db.prepare<[number, number], EventRow & { event_id: string; hash: string | null; chain: string | null }>(
+      `SELECT ${COLUMNS}, event_id, hash, chain FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
     readAllBackwards: db.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE position < ? ORDER BY position DESC LIMIT ?`,
