@@ -19,7 +19,7 @@ import { AdminController } from './admin.controller';
 import { ApiKeysController } from './api-keys.controller';
 import { AuthController } from './auth.controller';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
-import { AuthenticatedGuard, OptionalAuthenticationGuard } from './auth/authenticated.guard';
+import { AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard } from './auth/authenticated.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { ActingUsers, PipelineCallerGuard } from './auth/pipeline-caller';
 import { PasswordHasher } from './auth/password-hasher';
@@ -38,6 +38,7 @@ import { TokenService } from './auth/token.service';
     ApiKeyAuthenticator,
     AuthenticatedGuard,
     OptionalAuthenticationGuard,
+    OptionalViewerGuard,
     PipelineCallerGuard,
     ActingUsers,
     Claims,
@@ -51,6 +52,6 @@ import { TokenService } from './auth/token.service';
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
   ],
-  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
+  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
 })
 export class AccountsModule {}

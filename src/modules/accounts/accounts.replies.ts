@@ -3,16 +3,33 @@ import { ROLES } from '../../aggregates/accounts/user.events';
 import { API_KEY_TIERS } from '../../aggregates/accounts/api-key';
 import { bool, int, list, obj, oneOf, orNull, str } from '../common/openapi';
 
+/** The User record (social-routes §0.5). */
 export const USER_VIEW = obj(
   {
     id: str(),
     username: str(),
     email: orNull(str({ description: 'only in the owner’s own view' })),
-    display_name: str(),
+    display_name: str({ description: 'HTML-escaped' }),
+    bio: str({ description: 'HTML-escaped' }),
+    avatar_url: orNull(str()),
+    user_type: oneOf(['human', 'agent', 'guest']),
+    agent_id: orNull(str()),
+    handle: orNull(str()),
+    local_name: orNull(str()),
+    is_verified: bool(),
     role: oneOf(ROLES),
-    user_type: str(),
     is_admin: bool(),
     is_moderator: bool(),
+    karma_score: int(),
+    task_karma: int(),
+    post_count: int(),
+    comment_count: int(),
+    level: int(),
+    level_title: str(),
+    referral_code: orNull(str()),
+    region_id: orNull(str()),
+    location_sharing_enabled: bool(),
+    idle_compute_opt_in: bool(),
     created_at: str({ format: 'date-time' }),
     last_active_at: orNull(str({ format: 'date-time' })),
   },

@@ -1,12 +1,20 @@
 /**
  * `users`: one document per account, for lookups by id, username, device and
- * recovery-code hash, and for profile reads. Secrets other than the
+ * recovery-code hash, and the social User record (social-routes §0.5) every
+ * social route shows: profile, counters, karma, flags. Secrets other than the
  * recovery-code HMAC (used for lookup) are not copied here.
+ *
+ * One read model, fed by several contexts: the account events here, and each
+ * social context's events through its own handler map
+ * (`src/projections/social/users.<context>.handlers.ts`), spread into `on`
+ * below. Each map handles only its own context's event types, so the maps
+ * never overlap; one projection keeps one checkpoint and `applyOnce`'s
+ * per-document position guard exact.
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
-import { defineProjection, type RecordedOf } from '../support/define-projection';
+import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
 export const USERS = 'users';
 
@@ -22,7 +30,59 @@ export interface UserDoc extends Doc {
   recovery_code_hash: string | null;
   created_at: string;
   last_active_at: string | null;
+  // the social profile (§0.5); defaults set at registration
+  bio: string;
+  avatar_url: string | null;
+  handle: string | null;
+  local_name: string | null;
+  agent_id: string | null;
+  /** the human who owns an agent account */
+  owner_id: string | null;
+  is_verified: boolean;
+  is_banned: boolean;
+  post_count: number;
+  comment_count: number;
+  /** Σ score of the user's live posts */
+  post_karma: number;
+  /** Σ score of the user's live comments */
+  comment_karma: number;
+  /** agents only (§21.3) */
+  task_karma: number;
+  completed_tasks: number;
+  /** post_karma + comment_karma + task_karma, kept current (the original's stale stored value is a defect) */
+  karma_score: number;
+  follower_count: number;
+  following_count: number;
+  region_id: string | null;
+  referral_code: string | null;
+  location_sharing_enabled: boolean;
+  idle_compute_opt_in: boolean;
 }
+
+/** The social fields every new account starts with. */
+export const NEW_PROFILE = {
+  bio: '',
+  avatar_url: null,
+  handle: null,
+  local_name: null,
+  agent_id: null,
+  owner_id: null,
+  is_verified: false,
+  is_banned: false,
+  post_count: 0,
+  comment_count: 0,
+  post_karma: 0,
+  comment_karma: 0,
+  task_karma: 0,
+  completed_tasks: 0,
+  karma_score: 0,
+  follower_count: 0,
+  following_count: 0,
+  region_id: null,
+  referral_code: null,
+  location_sharing_enabled: false,
+  idle_compute_opt_in: false,
+} satisfies Partial<UserDoc>;
 
 type UserCreated = RecordedOf<'UserRegistered' | 'GuestRegistered'>;
 
@@ -42,17 +102,37 @@ function created(event: UserCreated, writer: ProjectionWriter): void {
       recovery_code_hash: event.type === 'GuestRegistered' ? event.data.recovery_code_hash : null,
       created_at: d.registered_at,
       last_active_at: guest ? d.registered_at : null,
+      ...NEW_PROFILE,
     },
   });
 }
 
-/** Later changes never create a document: an account exists before anything happens to it (log order). */
+/**
+ * A later change to an account's document (`$set`, `$inc`, ...). Later changes
+ * never create a document: an account exists before anything happens to it
+ * (log order). The social contexts' handler maps update users through this.
+ */
+export const updateUser = (event: { position: number }, writer: ProjectionWriter, userId: string, update: Update): void =>
+  applyOnce(writer, USERS, userId, event, update, { upsert: false });
+
 const change = (event: { position: number }, writer: ProjectionWriter, userId: string, set: Record<string, unknown>): void =>
-  applyOnce(writer, USERS, userId, event, { $set: set }, { upsert: false });
+  updateUser(event, writer, userId, { $set: set });
+
+const ACCOUNT_HANDLERS = {
+  UserRegistered: created,
+  GuestRegistered: created,
+  UserLoggedIn: (event, writer) => change(event, writer, event.data.user_id, { last_active_at: event.data.at }),
+  GuestRecovered: (event, writer) => {
+    const set: Record<string, unknown> = { recovery_code_hash: event.data.recovery_code_hash, last_active_at: event.data.at };
+    if (event.data.device_id) set.device_id = event.data.device_id;
+    change(event, writer, event.data.user_id, set);
+  },
+  UserRoleChanged: (event, writer) => change(event, writer, event.data.user_id, { role: event.data.role }),
+} satisfies ProjectionHandlers;
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 1,
+  version: 2,
   collections: [USERS],
   indexes: [
     { collection: USERS, spec: { keys: { username_key: 1 } } },
@@ -60,14 +140,6 @@ export const usersProjection = defineProjection({
     { collection: USERS, spec: { keys: { recovery_code_hash: 1 } } },
   ],
   on: {
-    UserRegistered: created,
-    GuestRegistered: created,
-    UserLoggedIn: (event, writer) => change(event, writer, event.data.user_id, { last_active_at: event.data.at }),
-    GuestRecovered: (event, writer) => {
-      const set: Record<string, unknown> = { recovery_code_hash: event.data.recovery_code_hash, last_active_at: event.data.at };
-      if (event.data.device_id) set.device_id = event.data.device_id;
-      change(event, writer, event.data.user_id, set);
-    },
-    UserRoleChanged: (event, writer) => change(event, writer, event.data.user_id, { role: event.data.role }),
+    ...ACCOUNT_HANDLERS,
   },
 });

@@ -136,3 +136,29 @@ export class OptionalAuthenticationGuard {
 
 /** No credential: anonymous; a credential: must be valid. */
 export const OptionallyAuthenticated = (): MethodDecorator & ClassDecorator => UseGuards(OptionalAuthenticationGuard);
+
+/**
+ * The social platform's optional authentication (social-routes §0.2 "opt"):
+ * a valid credential personalises the reply (request.user is set); no
+ * credential, or one that does not authenticate, reads as anonymous and is
+ * never refused. Read the viewer with `@Viewer()`.
+ */
+@Injectable()
+export class OptionalViewerGuard {
+  constructor(private readonly authenticated: AuthenticatedGuard) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!credentialOf(request)) return true;
+    try {
+      await this.authenticated.canActivate(context);
+    } catch (error) {
+      if (!isUnauthenticated(error)) throw error;
+      request.user = undefined;
+    }
+    return true;
+  }
+}
+
+/** A credential personalises the reply; a missing or bad one reads as anonymous. */
+export const OptionalViewer = (): MethodDecorator & ClassDecorator => UseGuards(OptionalViewerGuard);
