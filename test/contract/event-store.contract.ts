@@ -223,6 +223,24 @@ export function describeEventStoreContract(
         expect(await store.readAll({ after: head, eventTypes: [] })).toEqual([]);
       });
 
+      it('given events of several actors and correlations, when reading all filtered by metadata, then only the matching ones come, in either direction', async () => {
+        const head = await store.headPosition();
+        const actor = `user-${randomUUID()}`;
+        const correlationId = randomUUID();
+        await store.append(newStreamId(), [newEvent('A', { n: 1 }, { actor }), newEvent('B', { n: 2 }), newEvent('A', { n: 3 }, { actor, correlationId })], 'no_stream');
+        await store.append(newStreamId(), [newEvent('B', { n: 4 }, { correlationId }), newEvent('B', { n: 5 }, { actor })], 'no_stream');
+
+        const byActor = await store.readAll({ after: head, where: { actor } });
+        const byCorrelation = await store.readAll({ direction: 'backwards', where: { correlationId }, maxCount: 10 });
+        const both = await store.readAll({ after: head, where: { actor, correlationId } });
+        const typedByActor = await store.readAll({ after: head, eventTypes: ['B'], where: { actor } });
+
+        expect(byActor.map((e) => e.data.n)).toEqual([1, 3, 5]);
+        expect(byCorrelation.map((e) => e.data.n)).toEqual([4, 3]);
+        expect(both.map((e) => e.data.n)).toEqual([3]);
+        expect(typedByActor.map((e) => e.data.n)).toEqual([5]);
+      });
+
       it('given one append of 3 events, when reading all backwards before the last, then the other two come newest first', async () => {
         const streamId = newStreamId();
         const { position: last } = await store.append(streamId, [newEvent(), newEvent(), newEvent()], 'no_stream');

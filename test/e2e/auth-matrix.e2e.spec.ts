@@ -75,6 +75,7 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest')].map((path) => `GET ${path}`),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */

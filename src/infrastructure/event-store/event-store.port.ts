@@ -88,6 +88,23 @@ export interface ReadAllOptions {
    * matching events.
    */
   eventTypes?: readonly string[];
+  /**
+   * Only events whose metadata has these values (the audit's "who did
+   * what": by actor, by correlation id); a page holds up to maxCount
+   * matching events.
+   */
+  where?: MetadataFilter;
+}
+
+export interface MetadataFilter {
+  actor?: string;
+  correlationId?: string;
+}
+
+/** Whether an event's metadata matches a filter (adapters that filter in code). */
+export function matchesMetadata(metadata: EventMetadata, where: MetadataFilter | undefined): boolean {
+  if (!where) return true;
+  return (where.actor === undefined || metadata.actor === where.actor) && (where.correlationId === undefined || metadata.correlationId === where.correlationId);
 }
 
 export interface SubscribeToAllOptions {

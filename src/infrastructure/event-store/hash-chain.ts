@@ -193,5 +193,7 @@ export async function verifyLog(
     }
     options.onProgress?.(after, checked);
     if (page.length < pageSize) return result(null);
+    // a long walk leaves room for requests between pages (SQLite reads are synchronous)
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -15,6 +15,7 @@ import {
   BatchHandler,
   EventStore,
   ExpectedRevision,
+  matchesMetadata,
   NewEvent,
   ReadAllOptions,
   ReadStreamOptions,
@@ -216,7 +217,8 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen('readAll');
-    return this.readAllAs(options, toRecordedEvent);
+    const where = options.where;
+    return this.readAllAs(options, toRecordedEvent, where ? (event) => matchesMetadata(event.metadata, where) : undefined);
   }
 
   async readSealed(options: ReadSealedOptions): Promise<SealedEvent[]> {
@@ -224,7 +226,8 @@ export class EventStoreDbEventStore implements EventStore {
     return this.readAllAs({ after: options.after, maxCount: options.maxCount }, toSealedEvent);
   }
 
-  private async readAllAs<T>(options: ReadAllOptions, map: (resolved: ClientResolvedEvent) => T): Promise<T[]> {
+  /** Pages of $all mapped by `map`; `keep` filters in code what the server cannot (metadata). */
+  private async readAllAs<T>(options: ReadAllOptions, map: (resolved: ClientResolvedEvent) => T, keep?: (value: T) => boolean): Promise<T[]> {
     const first = toReadAllPlan(options);
     const limit = first.limit;
     const events: T[] = [];
@@ -249,7 +252,9 @@ export class EventStoreDbEventStore implements EventStore {
         const position = positionOf(resolved as ClientResolvedEvent);
         lastSeen = position;
         if (!acceptsPosition(plan, position) || isSystemEvent(event) || (types && !types.has(event.type))) continue;
-        if (events.length < limit) events.push(map(resolved as ClientResolvedEvent));
+        if (events.length >= limit) continue;
+        const value = map(resolved as ClientResolvedEvent);
+        if (!keep || keep(value)) events.push(value);
       }
       if (read < pageSize || lastSeen === undefined || lastSeen === plan.bound) break;
       plan = continueReadAllPlan(plan, lastSeen, limit - events.length);

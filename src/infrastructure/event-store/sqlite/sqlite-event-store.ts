@@ -153,26 +153,31 @@ export class SqliteEventStore implements EventStore {
     const limit = options.maxCount ?? NO_LIMIT;
     const backwards = options.direction === 'backwards';
     const bound = backwards ? (options.before ?? END) : (options.after ?? 0);
-    if (options.eventTypes) {
-      if (options.eventTypes.length === 0) return [];
-      return this.typedRead(backwards, options.eventTypes.length)
-        .all(bound, ...options.eventTypes, limit)
+    if (options.eventTypes || options.where) {
+      if (options.eventTypes?.length === 0) return [];
+      const types = options.eventTypes ?? [];
+      const actor = options.where?.actor;
+      const correlationId = options.where?.correlationId;
+      const values = [...types, ...(actor === undefined ? [] : [actor]), ...(correlationId === undefined ? [] : [correlationId])];
+      return this.filteredRead(backwards, types.length, actor !== undefined, correlationId !== undefined)
+        .all(bound, ...values, limit)
         .map(toRecorded);
     }
     if (backwards) return this.stmt.readAllBackwards.all(bound, limit).map(toRecorded);
     return this.stmt.readAllForwards.all(bound, limit).map(toRecorded);
   }
 
-  /** A read of $all filtered by type, prepared once per direction and number of types. */
-  private typedRead(backwards: boolean, types: number): Database.Statement<unknown[], EventRow> {
-    const key = `${backwards ? 'b' : 'f'}${types}`;
+  /** A filtered read of $all (by type, by metadata), prepared once per shape. */
+  private filteredRead(backwards: boolean, types: number, byActor: boolean, byCorrelation: boolean): Database.Statement<unknown[], EventRow> {
+    const key = `${backwards ? 'b' : 'f'}${types}${byActor ? 'a' : ''}${byCorrelation ? 'c' : ''}`;
     let statement = this.typedReads.get(key);
     if (!statement) {
-      const placeholders = Array.from({ length: types }, () => '?').join(', ');
+      const conditions = [backwards ? 'position < ?' : 'position > ?'];
+      if (types > 0) conditions.push(`type IN (${Array.from({ length: types }, () => '?').join(', ')})`);
+      if (byActor) conditions.push("json_extract(metadata, '$.actor') = ?");
+      if (byCorrelation) conditions.push("json_extract(metadata, '$.correlationId') = ?");
       statement = this.db.prepare<unknown[], EventRow>(
-        backwards
-          ? `SELECT ${COLUMNS} FROM events WHERE position < ? AND type IN (${placeholders}) ORDER BY position DESC LIMIT ?`
-          : `SELECT ${COLUMNS} FROM events WHERE position > ? AND type IN (${placeholders}) ORDER BY position ASC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM events WHERE ${conditions.join(' AND ')} ORDER BY position ${backwards ? 'DESC' : 'ASC'} LIMIT ?`,
       );
       this.typedReads.set(key, statement);
     }
