@@ -10,6 +10,7 @@
  * other than `_id`, e.g. `_pos`), dates as ISO 8601 strings.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json';
 import type { Doc, ReadStore } from '../read-store/read-store.port';
 import type { ProjectionDefinition } from './projection';
 
@@ -47,18 +48,4 @@ export function canonicalDocument(document: Doc): string {
   const visible: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(document)) if (key === '_id' || !key.startsWith('_')) visible[key] = value;
   return canonicalJson(visible);
-}
-
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.keys(value)
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
