@@ -77,14 +77,15 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
-  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest')].map((path) => `GET ${path}`),
+  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
+  ...[...both('/integrity/challenges')].map((path) => `POST ${path}`),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
 
 /** Node-to-node routes: a node's signature only (modules/integrity/node-signature.guard.ts); a login token is 401 there. */
-const NODE_SIGNED = new Set([...both('/integrity/challenge')].map((path) => `POST ${path}`));
+const NODE_SIGNED = new Set([...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`));
 
 /**
  * Routes outside Nest's usual JSON replies that fall under the secure default

@@ -8,14 +8,16 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { NodeKey } from '../../infrastructure/node-identity/node-key';
 import { ReadStoreNonceStore } from '../../infrastructure/node-identity/read-store-nonce-store';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { EvaluateChallengeResponseHandler, IssueIntegrityChallengeHandler } from './integrity.handlers';
 import { IntegrityController } from './integrity.controller';
 import { IntegrityQueries } from './integrity.queries';
 import { ConfiguredNodeKeys } from './node-keys';
 import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-signature.guard';
 
 @Module({
-  imports: [CommonModule],
+  imports: [CommonModule, AccountsModule],
   controllers: [IntegrityController],
   providers: [
     { provide: NodeKey, useFactory: (config: AppConfig) => NodeKey.load({ dataDir: config.dataDir, privateKey: config.integrity.nodePrivateKey }), inject: [APP_CONFIG] },
@@ -23,6 +25,8 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
     { provide: NONCE_STORE, useFactory: (readStore: ReadStore) => new ReadStoreNonceStore(readStore), inject: [READ_STORE] },
     NodeSignatureGuard,
     IntegrityQueries,
+    IssueIntegrityChallengeHandler,
+    EvaluateChallengeResponseHandler,
   ],
   exports: [NodeKey, NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard],
 })

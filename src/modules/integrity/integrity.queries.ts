@@ -6,6 +6,10 @@ import { Clock } from '../../infrastructure/clock';
 import { EVENT_STORE, type EventStore } from '../../infrastructure/event-store/event-store.port';
 import { codeHash, RUNNING_CODE_ROOT } from '../../infrastructure/node-identity/code-hash';
 import { NodeKey } from '../../infrastructure/node-identity/node-key';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { INTEGRITY_CHALLENGES, type IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
+import type { Page } from '../common/paging';
+import type { ChallengeRecord } from './integrity.commands';
 
 export interface SignedCodeHash {
   node_id: string;
@@ -30,7 +34,18 @@ export class IntegrityQueries {
     private readonly key: NodeKey,
     private readonly clock: Clock,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
+
+  /** The challenges this node issued, newest first. */
+  async challenges(page: Page): Promise<{ items: ChallengeRecord[]; total: number }> {
+    const collection = this.readStore.collection<IntegrityChallengeDoc>(INTEGRITY_CHALLENGES);
+    const [docs, total] = await Promise.all([
+      collection.find({}, { sort: { created_at: -1, _id: 1 }, skip: page.offset, limit: page.limit }),
+      collection.countDocuments({}),
+    ]);
+    return { items: docs.map(({ _id, issued_by: _by, _pos: _p, ...record }) => ({ id: _id, ...record })), total };
+  }
 
   publicKey(): { node_id: string; public_key: string } {
     return { node_id: this.config.nodeId, public_key: this.key.publicKeyHex };
