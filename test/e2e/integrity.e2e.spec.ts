@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../src/infrastructure/canonical-json';
 import { NODE_KEY_FILE, NodeKey, verifySignature } from '../../src/infrastructure/node-identity/node-key';
-import { signRequest } from '../../src/infrastructure/node-identity/signed-request';
+import { sendSigned, signRequest } from '../../src/infrastructure/node-identity/signed-request';
 import { startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
@@ -67,13 +67,11 @@ describe('node identity and signed node requests', () => {
     expect(verifySignature(public_key, canonicalJson(res.body.response), res.body.signature)).toBe(true);
   });
 
-  it('given a stats probe, when posted signed, then the answer carries the log head', async () => {
-    const body = { type: 'stats_probe', nonce: 'challenge-nonce-2' };
-
-    const res = await post(body, signed(body));
+  it('given a stats probe sent with the signing client, when posted, then the answer carries the log head', async () => {
+    const res = await sendSigned(peer, 'peer-1', t.url, { method: 'POST', path: CHALLENGE, body: { type: 'stats_probe', nonce: 'challenge-nonce-2' } });
 
     expect(res.status).toBe(200);
-    expect(res.body.response.head_position).toEqual(expect.any(Number));
+    expect(((await res.json()) as { response: { head_position: unknown } }).response.head_position).toEqual(expect.any(Number));
   });
 
   it('given a challenge signed with a key other than the registered one, when posted, then 401', async () => {

@@ -62,6 +62,23 @@ export function signRequest(key: NodeKey, nodeId: string, request: RequestToSign
   };
 }
 
+/**
+ * Sends a request signed as `nodeId` (JSON body, if any, serialised once:
+ * the bytes sent are the bytes signed) and returns the response.
+ */
+export function sendSigned(
+  key: NodeKey,
+  nodeId: string,
+  baseUrl: string,
+  request: { method: string; path: string; body?: unknown },
+  init: { signal?: AbortSignal } = {},
+): Promise<Response> {
+  const body = request.body === undefined ? null : JSON.stringify(request.body);
+  const headers: Record<string, string> = signRequest(key, nodeId, { method: request.method, path: request.path, body });
+  if (body !== null) headers['content-type'] = 'application/json';
+  return fetch(new URL(request.path, baseUrl), { method: request.method, headers, body, signal: init.signal });
+}
+
 /** Remembers nonces for as long as their request could still pass the timestamp check. */
 export interface NonceStore {
   /** false when the nonce was already claimed for this node (a replay) */

@@ -88,7 +88,8 @@ export class AuditQueries {
    * again if a projection moved while it was computed.
    */
   async digest(): Promise<ReadModelDigest> {
-    await this.engine.catchUpTo(await this.log.headPosition(), DIGEST_CATCH_UP_MS);
+    // a process whose projections run elsewhere (PROJECTIONS=off, a worker) digests what the read store holds
+    if (this.engine.status().some((projection) => projection.running)) await this.engine.catchUpTo(await this.log.headPosition(), DIGEST_CATCH_UP_MS);
     const projections = this.registry.all();
     let digest = await this.digestOnce(projections);
     for (let attempt = 0; attempt < 3; attempt++) {
