@@ -81,6 +81,15 @@ describe('audit', () => {
       expect(res.body.meta).toEqual({ total: events.length, limit: 50, offset: 0, has_more: false });
     });
 
+    it('given events that hold credential material, when listed, then it is shown redacted', async () => {
+      const res = await get(`/events?stream=user-${user.id}&type=UserRegistered`);
+
+      expect(res.body.data).toHaveLength(1);
+      expect(res.body.data[0].data.password_hash).toBe('[redacted]');
+      expect(res.body.data[0].data.username).toBe(user.username);
+      expect(JSON.stringify(res.body)).not.toMatch(/\$argon2/);
+    });
+
     it('given a correlation id, when listed, then the events of that one request come', async () => {
       const [latest] = (await get(`/events?actor=${user.id}&limit=1`)).body.data;
 

@@ -130,6 +130,22 @@ function view(event: RecordedEvent): AuditEventView {
     node_id: m.nodeId,
     occurred_at: m.occurredAt,
     recorded_at: event.recordedAt,
-    data: event.data,
+    data: redacted(event.data) as Record<string, unknown>,
   };
+}
+
+/** Fields holding credential material (password and recovery-code hashes, API key secret digests). */
+const CREDENTIAL_FIELD = /password|secret|recovery_code/i;
+export const REDACTED = '[redacted]';
+
+/**
+ * An event's data as the audit shows it: credential material replaced by
+ * `[redacted]` at any depth. An admin sees who did what, not what it takes
+ * to act as them: a leaked admin token must not hand out password hashes
+ * to crack offline.
+ */
+function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, CREDENTIAL_FIELD.test(key) ? REDACTED : redacted(item)]));
 }
