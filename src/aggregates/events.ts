@@ -23,6 +23,7 @@ import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
+import type { NodeStandingEvent } from './integrity/node-standing';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -43,7 +44,8 @@ export type AnyDomainEvent =
   | EncounterEvent
   | GoalEvent
   | A2aTaskEvent
-  | IntegrityChallengeEvent;
+  | IntegrityChallengeEvent
+  | NodeStandingEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -18,6 +18,7 @@ import { encounterMatchesProjection } from './encounter/encounter-matches.projec
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
+import { nodeStandingsProjection } from './integrity/node-standings.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -38,4 +39,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aAgentsProjection,
   a2aTasksProjection,
   integrityChallengesProjection,
+  nodeStandingsProjection,
 ];

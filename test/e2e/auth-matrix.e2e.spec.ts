@@ -49,7 +49,7 @@ const OPEN = new Set([
   'GET /widget.js',
   'GET /embed/widget-object.js',
   // the node's identity (social-routes §20): its public key and its signed code hash
-  ...[...both('/integrity/public-key'), ...both('/integrity/code-hash')].map((path) => `GET ${path}`),
+  ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -78,7 +78,7 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
-  ...[...both('/integrity/challenges')].map((path) => `POST ${path}`),
+  ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */

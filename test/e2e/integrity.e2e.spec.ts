@@ -184,4 +184,34 @@ describe('node identity and signed node requests', () => {
       expect(res.body).toMatchObject({ passed: false, details: 'signature mismatch' });
     });
   });
+
+  describe('bans', () => {
+    const ban = (nodeId: string, action: 'ban' | 'unban', token = adminToken) =>
+      t.request('POST', `/api/social/integrity/node/${nodeId}/ban`, { token, body: { action, reason: 'forged impressions' } });
+    const probe = (nonce: string) => {
+      const body = { type: 'stats_probe', nonce };
+      return post(body, signed(body));
+    };
+
+    it('given an admin bans a node, when that node sends a signed request, then 403 until the ban is lifted; the ban list shows it meanwhile', async () => {
+      const banned = await ban('peer-1', 'ban');
+      const refused = await probe('ban-nonce-01');
+      const list = await t.request('GET', '/api/social/integrity/ban-list');
+      const lifted = await ban('peer-1', 'unban');
+      const admitted = await probe('ban-nonce-02');
+
+      expect(banned.body).toEqual({ success: true, action: 'ban', node_id: 'peer-1', banned: true });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('Node is banned');
+      expect(list.body).toEqual({ banned_node_ids: ['peer-1'] });
+      expect(lifted.body).toMatchObject({ banned: false });
+      expect(admitted.status).toBe(200);
+      expect((await t.request('GET', '/api/social/integrity/ban-list')).body).toEqual({ banned_node_ids: [] });
+    });
+
+    it('given a bad action or node id, when banning, then 400', async () => {
+      expect((await t.request('POST', '/api/social/integrity/node/peer-1/ban', { token: adminToken, body: { action: 'smite' } })).body.error).toBe('action must be one of ban, unban');
+      expect((await ban('bad%20id', 'ban')).status).toBe(400);
+    });
+  });
 });

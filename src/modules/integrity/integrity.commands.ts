@@ -1,6 +1,7 @@
 /** Commands of the integrity context, dispatched on the @nestjs/cqrs CommandBus. */
 import type { CommandInput } from '../../aggregates/shared/decider';
 import type { IntegrityChallengeCommand } from '../../aggregates/integrity/integrity-challenge';
+import type { NodeStandingCommand } from '../../aggregates/integrity/node-standing';
 import type { IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
 import { DomainCommand } from '../common/domain-command';
 
@@ -18,3 +19,6 @@ export class EvaluateChallengeResponse extends DomainCommand<
   { challengeId: string; respondingNodeId: string; response: Record<string, unknown>; signature: string },
   { passed: boolean; details: string }
 > {}
+
+/** Bans another node or lifts its ban (an admin's); the reply says what the node's standing is now. */
+export class ChangeNodeStanding extends DomainCommand<Omit<NodeStandingCommand, 'kind'> & { action: NodeStandingCommand['kind'] }, { banned: boolean }> {}

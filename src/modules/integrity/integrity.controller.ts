@@ -4,7 +4,7 @@
  * signed), and challenges from other nodes (signed requests only), answered
  * with a signed response.
  */
-import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -14,13 +14,13 @@ import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, type PagedEnvelope, ok, paged } from '../common/envelope';
-import { EnvelopeReply, QueryParam, Reply, Refusal } from '../common/openapi';
+import { EnvelopeReply, PathParam, QueryParam, Reply, Refusal } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
-import { type ChallengeRecord, EvaluateChallengeResponse, IssueIntegrityChallenge } from './integrity.commands';
-import { CHALLENGE_ANSWER, CHALLENGE_EVALUATION, CHALLENGE_RECORD, CHALLENGE_RECORDS_PAGE, CODE_HASH, PUBLIC_KEY } from './integrity.replies';
-import { ChallengeRequest, ChallengeResponseRequest, IssueChallengeRequest, MAX_RESPONSE_BYTES } from './integrity.requests';
+import { type ChallengeRecord, ChangeNodeStanding, EvaluateChallengeResponse, IssueIntegrityChallenge } from './integrity.commands';
+import { BAN_LIST, CHALLENGE_ANSWER, CHALLENGE_EVALUATION, CHALLENGE_RECORD, CHALLENGE_RECORDS_PAGE, CODE_HASH, NODE_BAN_RESULT, PUBLIC_KEY } from './integrity.replies';
+import { ChallengeRequest, ChallengeResponseRequest, IssueChallengeRequest, MAX_RESPONSE_BYTES, NODE_ID, NodeBanRequest } from './integrity.requests';
 import { IntegrityQueries, type SignedChallengeAnswer, type SignedCodeHash } from './integrity.queries';
 import { CallingNode, NodeSigned } from './node-signature.guard';
 
@@ -91,5 +91,25 @@ export class IntegrityController {
       new EvaluateChallengeResponse({ challengeId: body.challenge_id, respondingNodeId: node, response: body.response, signature: body.signature }, { ...context, actor: `node:${node}` }),
     );
     return { success: true, ...result };
+  }
+
+  /** Bans a node (its signed requests are refused with 403, its fraud score becomes 100) or lifts the ban. */
+  @Post('node/:id/ban')
+  @HttpCode(200)
+  @Authenticated('admin')
+  @PathParam('id', { type: 'string', pattern: NODE_ID.source })
+  @Reply(200, NODE_BAN_RESULT)
+  @Refusal(400, 'a node id that is not 1-128 letters, digits or _ . : -, or a bad action')
+  async ban(@Param('id') id: string, @CurrentUser() admin: AuthUser, @Body() body: NodeBanRequest, @RequestContext() context: CommandContext) {
+    if (!NODE_ID.test(id)) throw new DomainError('invalid', 'node id must be 1-128 letters, digits or _ . : -');
+    const { banned } = await this.commands.execute(new ChangeNodeStanding({ action: body.action, nodeId: id, reason: body.reason ?? '', by: admin.id }, context));
+    return { success: true as const, action: body.action, node_id: id, banned };
+  }
+
+  /** The nodes this node has banned (public: peers fetch it). */
+  @Get('ban-list')
+  @Reply(200, BAN_LIST)
+  async banList(): Promise<{ banned_node_ids: string[] }> {
+    return { banned_node_ids: await this.queries.bannedNodeIds() };
   }
 }

@@ -8,13 +8,14 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { integrityChallengeDecider, integrityChallengeStreamId } from '../../aggregates/integrity/integrity-challenge';
+import { nodeStandingDecider, nodeStandingStreamId } from '../../aggregates/integrity/node-standing';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { canonicalJson } from '../../infrastructure/canonical-json';
 import { verifySignature } from '../../infrastructure/node-identity/node-key';
 import type { NodeKeyDirectory } from '../../infrastructure/node-identity/signed-request';
 import { CommandExecutor } from '../common/command-executor';
 import { randomHex } from '../common/random-ids';
-import { type ChallengeRecord, EvaluateChallengeResponse, IssueIntegrityChallenge } from './integrity.commands';
+import { type ChallengeRecord, ChangeNodeStanding, EvaluateChallengeResponse, IssueIntegrityChallenge } from './integrity.commands';
 import { NODE_KEY_DIRECTORY } from './node-signature.guard';
 
 @CommandHandler(IssueIntegrityChallenge)
@@ -73,5 +74,16 @@ export class EvaluateChallengeResponseHandler implements ICommandHandler<Evaluat
       if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return { passed: false, details: error.message };
       throw error;
     }
+  }
+}
+
+@CommandHandler(ChangeNodeStanding)
+export class ChangeNodeStandingHandler implements ICommandHandler<ChangeNodeStanding> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: ChangeNodeStanding): Promise<{ banned: boolean }> {
+    const { action, ...command } = payload;
+    const { state } = await this.executor.execute(nodeStandingDecider, nodeStandingStreamId(payload.nodeId), { kind: action, ...command }, context);
+    return { banned: state.banned };
   }
 }

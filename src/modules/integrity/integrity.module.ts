@@ -10,7 +10,7 @@ import { ReadStoreNonceStore } from '../../infrastructure/node-identity/read-sto
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
-import { EvaluateChallengeResponseHandler, IssueIntegrityChallengeHandler } from './integrity.handlers';
+import { ChangeNodeStandingHandler, EvaluateChallengeResponseHandler, IssueIntegrityChallengeHandler } from './integrity.handlers';
 import { IntegrityController } from './integrity.controller';
 import { IntegrityQueries } from './integrity.queries';
 import { ConfiguredNodeKeys } from './node-keys';
@@ -27,6 +27,7 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
     IntegrityQueries,
     IssueIntegrityChallengeHandler,
     EvaluateChallengeResponseHandler,
+    ChangeNodeStandingHandler,
   ],
   exports: [NodeKey, NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard],
 })

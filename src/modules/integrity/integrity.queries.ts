@@ -8,6 +8,7 @@ import { codeHash, RUNNING_CODE_ROOT } from '../../infrastructure/node-identity/
 import { NodeKey } from '../../infrastructure/node-identity/node-key';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { INTEGRITY_CHALLENGES, type IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
+import { NODE_STANDINGS, type NodeStandingDoc } from '../../projections/integrity/node-standings.projection';
 import type { Page } from '../common/paging';
 import type { ChallengeRecord } from './integrity.commands';
 
@@ -36,6 +37,12 @@ export class IntegrityQueries {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
+
+  /** The ids of the nodes banned now, sorted. */
+  async bannedNodeIds(): Promise<string[]> {
+    const docs = await this.readStore.collection<NodeStandingDoc>(NODE_STANDINGS).find({ banned: true }, { sort: { _id: 1 }, projection: { _id: 1 } });
+    return docs.map((doc) => doc._id);
+  }
 
   /** The challenges this node issued, newest first. */
   async challenges(page: Page): Promise<{ items: ChallengeRecord[]; total: number }> {

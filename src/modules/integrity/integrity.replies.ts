@@ -46,3 +46,6 @@ export const CHALLENGE_RECORDS_PAGE = obj({
 });
 
 export const CHALLENGE_EVALUATION = obj({ success: { const: true }, passed: bool(), details: str() });
+
+export const NODE_BAN_RESULT = obj({ success: { const: true }, action: oneOf(['ban', 'unban']), node_id: str(), banned: bool() });
+export const BAN_LIST = obj({ banned_node_ids: list(str()) });

@@ -52,3 +52,17 @@ export class ChallengeResponseRequest {
   @Length(1, 256, { message: 'signature must be 1-256 characters' })
   signature!: string;
 }
+
+/** POST /integrity/node/{id}/ban (admin). */
+export class NodeBanRequest {
+  @IsString()
+  @IsIn(['ban', 'unban'], { message: 'action must be one of ban, unban' })
+  action!: 'ban' | 'unban';
+
+  @IsOptional()
+  @IsString()
+  @Length(0, 500, { message: 'reason must be at most 500 characters' })
+  reason?: string;
+}
+
+export { NODE_ID };

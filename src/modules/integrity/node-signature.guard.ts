@@ -2,7 +2,8 @@
  * Node-to-node routes: `@NodeSigned()` admits a request only when it carries
  * a valid signature of a node with a registered key, a fresh timestamp and a
  * nonce not seen before (src/infrastructure/node-identity/signed-request.ts);
- * otherwise 401 naming what was wrong. `@CallingNode()` gives the handler
+ * otherwise 401 naming what was wrong. A node an admin banned is refused
+ * with 403 `Node is banned` (read model `nodeStandings`). `@CallingNode()` gives the handler
  * the verified node id. No user credential is involved.
  */
 import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, UseGuards } from '@nestjs/common';
@@ -10,6 +11,8 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { type NodeKeyDirectory, type NonceStore, verifySignedRequest } from '../../infrastructure/node-identity/signed-request';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { NODE_STANDINGS, type NodeStandingDoc } from '../../projections/integrity/node-standings.projection';
 import { rawJsonTextOf } from '../common/json-body';
 import { Refusal } from '../common/openapi';
 
@@ -24,6 +27,7 @@ export class NodeSignatureGuard implements CanActivate {
     @Inject(NODE_KEY_DIRECTORY) private readonly keys: NodeKeyDirectory,
     @Inject(NONCE_STORE) private readonly nonces: NonceStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,6 +37,8 @@ export class NodeSignatureGuard implements CanActivate {
       { keys: this.keys, nonces: this.nonces, now: Date.now(), maxSkewMs: this.config.integrity.signatureMaxSkewMs },
     );
     if (!verified.ok) throw new DomainError('unauthenticated', verified.message, { code: verified.refusal });
+    const standing = await this.readStore.collection<NodeStandingDoc>(NODE_STANDINGS).findOne({ _id: verified.nodeId });
+    if (standing?.banned) throw new DomainError('forbidden', 'Node is banned');
     request[CALLING_NODE] = verified.nodeId;
     return true;
   }
@@ -43,6 +49,7 @@ export function NodeSigned(): MethodDecorator {
   return applyDecorators(
     UseGuards(NodeSignatureGuard),
     Refusal(401, 'no valid node signature: headers missing or malformed, timestamp outside the window, unknown node, bad signature, or a replayed nonce'),
+    Refusal(403, '`Node is banned`'),
   );
 }
 
