@@ -22,6 +22,7 @@ import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
+import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -41,7 +42,8 @@ export type AnyDomainEvent =
   | WalletEvent
   | EncounterEvent
   | GoalEvent
-  | A2aTaskEvent;
+  | A2aTaskEvent
+  | IntegrityChallengeEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

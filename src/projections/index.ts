@@ -17,6 +17,7 @@ import { encounterInboxProjection } from './encounter/encounter-inbox.projection
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
+import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -36,4 +37,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   chatSpendProjection,
   a2aAgentsProjection,
   a2aTasksProjection,
+  integrityChallengesProjection,
 ];

@@ -48,6 +48,8 @@ const OPEN = new Set([
   'GET /agents/:agent_name',
   'GET /widget.js',
   'GET /embed/widget-object.js',
+  // the node's identity (social-routes §20): its public key and its signed code hash
+  ...[...both('/integrity/public-key'), ...both('/integrity/code-hash')].map((path) => `GET ${path}`),
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -75,10 +77,15 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
+  ...[...both('/integrity/challenges')].map((path) => `POST ${path}`),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
+
+/** Node-to-node routes: a node's signature only (modules/integrity/node-signature.guard.ts); a login token is 401 there. */
+const NODE_SIGNED = new Set([...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`));
 
 /**
  * Routes outside Nest's usual JSON replies that fall under the secure default
@@ -121,7 +128,7 @@ describe('the auth matrix of every route', () => {
 
   it('lists every route the tables name (a renamed route cannot hide)', () => {
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...AUTHENTICATED_PROTOCOL_ROUTES];
+    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...NODE_SIGNED, ...AUTHENTICATED_PROTOCOL_ROUTES];
     expect(named.filter((key) => !registered.has(key))).toEqual([]);
     expect(routes.length).toBeGreaterThan(named.length);
   });
@@ -155,7 +162,7 @@ describe('the auth matrix of every route', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('given a plain user with a login token, then the role-restricted routes answer 403, the API-key-only routes 401, and no other route 401 or 403', async () => {
+  it('given a plain user with a login token, then the role-restricted routes answer 403, the API-key-only and node-signed routes 401, and no other route 401 or 403', async () => {
     const wrong: string[] = [];
     // a stream route would hold the connection open: its authentication is covered above
     for (const route of routes.filter((r) => !r.url.endsWith('/stream'))) {
@@ -163,7 +170,7 @@ describe('the auth matrix of every route', () => {
       const token = route.url.endsWith('/logout') ? await newUserToken() : userToken;
       const status = await send(route, { remoteAddress: REMOTE, token });
       const restricted = ROLE_RESTRICTED.has(keyOf(route));
-      const keyOnly = API_KEY_ONLY.has(keyOf(route));
+      const keyOnly = API_KEY_ONLY.has(keyOf(route)) || NODE_SIGNED.has(keyOf(route));
       if (restricted ? status !== 403 : keyOnly ? status !== 401 : status === 401) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);
