@@ -20,6 +20,7 @@ import type { ContestEntryEvent } from './contest/contest-entry';
 import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
+import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
 
@@ -41,7 +42,8 @@ export type AnyDomainEvent =
   | WalletEvent
   | EncounterEvent
   | GoalEvent
-  | A2aTaskEvent;
+  | A2aTaskEvent
+  | ContentEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

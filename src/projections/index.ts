@@ -17,6 +17,11 @@ import { encounterInboxProjection } from './encounter/encounter-inbox.projection
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
+import { commentsProjection } from './content/comments.projection';
+import { communitiesProjection } from './content/communities.projection';
+import { postsProjection } from './content/posts.projection';
+import { reportsProjection } from './content/reports.projection';
+import { votesProjection } from './content/votes.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -36,4 +41,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   chatSpendProjection,
   a2aAgentsProjection,
   a2aTasksProjection,
+  postsProjection,
+  votesProjection,
+  commentsProjection,
+  communitiesProjection,
+  reportsProjection,
 ];
