@@ -233,12 +233,35 @@ export class ContentQueries {
 
   /** A page of posts in one of the §21.1 orders, with the total from the counters. */
   async postsPage(query: PostListQuery, page: Page, viewerId: string | null): Promise<{ items: PostView[]; total: number }> {
+    const privateOnes = query.scope === 'listed' && viewerId ? await this.privateCommunitiesOf(viewerId) : [];
+    if (privateOnes.length > 0) return this.listedWithPrivate(query.sort, privateOnes, page, viewerId);
     const filter: Filter = query.scope === 'listed' ? { listed: true } : { visible: true };
     if (query.communityId) filter.community_id = query.communityId;
     const [docs, total] = await Promise.all([
       this.store.collection<PostDoc>(POSTS).find(filter, { sort: POST_SORTS[query.sort], skip: page.offset, limit: page.limit }),
       this.postTotal(query),
     ]);
+    return { items: await this.shapePosts(docs, viewerId), total };
+  }
+
+  /** The private communities the viewer belongs to (ids): their posts are shown to the viewer too (§21.1). */
+  async privateCommunitiesOf(viewerId: string): Promise<string[]> {
+    const joined = await this.communitiesOf(viewerId);
+    if (joined.length === 0) return [];
+    const docs = await this.store.collection<CommunityDoc>(COMMUNITIES).find({ _id: { $in: joined }, is_private: true });
+    return docs.map((d) => d.id);
+  }
+
+  /** Listed posts plus the visible posts of the viewer's private communities: a filtered read, for members of private communities only. */
+  private async listedWithPrivate(sort: PostSort, communityIds: string[], page: Page, viewerId: string | null): Promise<{ items: PostView[]; total: number }> {
+    const filter: Filter = { visible: true, $or: [{ listed: true }, { community_id: { $in: communityIds } }] };
+    const counts = this.store.collection<PostCountsDoc>(POST_COUNTS);
+    const [docs, all, ...own] = await Promise.all([
+      this.store.collection<PostDoc>(POSTS).find(filter, { sort: POST_SORTS[sort], skip: page.offset, limit: page.limit }),
+      counts.findOne({ _id: ALL_POSTS_COUNT }),
+      ...communityIds.map((id) => counts.findOne({ _id: communityCountId(id) })),
+    ]);
+    const total = (all?.listed ?? 0) + own.reduce((sum, doc) => sum + (doc?.visible ?? 0), 0);
     return { items: await this.shapePosts(docs, viewerId), total };
   }
 
