@@ -29,15 +29,19 @@ function optionalString(body: Body, field: string, max: number): string | null {
 
 const optionalStringSchema = (max: number): JsonSchema => orNull(str({ maxLength: max }));
 
-/** `title` or its alias `caption`: the first one given. */
+/** `title` or its alias `caption` (both checked when given): the first one given. */
 function titleOf(body: Body, required: boolean): string | undefined {
-  const raw = body.title ?? body.caption;
-  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+  for (const field of ['title', 'caption']) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw invalid('title must be a string');
+    if (length(value) > TITLE_MAX) throw invalid(`Title too long (max ${TITLE_MAX} characters)`);
+  }
+  const raw = (body.title ?? body.caption) as string | undefined | null;
+  if (raw === undefined || raw === null || raw.trim() === '') {
     if (required) throw invalid('title required');
     return undefined;
   }
-  if (typeof raw !== 'string') throw invalid('title must be a string');
-  if (length(raw) > TITLE_MAX) throw invalid(`Title too long (max ${TITLE_MAX} characters)`);
   return raw;
 }
 
@@ -100,8 +104,8 @@ const DYNAMIC_LAYOUT_SCHEMA = orNull({ type: 'object' });
 
 export const POST_BODY_SCHEMA: JsonSchema = obj(
   {
-    title: orNull(TITLE_SCHEMA),
-    caption: orNull(TITLE_SCHEMA),
+    title: optionalStringSchema(TITLE_MAX),
+    caption: optionalStringSchema(TITLE_MAX),
     content: optionalStringSchema(POST_CONTENT_MAX),
     content_type: orNull(oneOf(CONTENT_TYPES)),
     community: optionalStringSchema(SHORT_MAX),
@@ -168,14 +172,14 @@ export const REPORT_BODY_SCHEMA: JsonSchema = obj({ reason: str({ pattern: '\\S'
 /** A comment's text: `content` or its alias `text`, required and at most 10,000 characters (PATCH: empty leaves it unchanged). */
 export function commentRequest(raw: unknown, required = true): { content: string; parentId: string | null } {
   const body = objectBody(raw);
-  const value = body.content ?? body.text;
-  let content = '';
-  if (value !== undefined && value !== null) {
+  for (const field of ['content', 'text']) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw invalid('content must be a string');
-    content = value;
+    if (length(value) > COMMENT_MAX) throw invalid(`Comment too long (max ${COMMENT_MAX} characters)`);
   }
+  const content = ((body.content ?? body.text) as string | undefined | null) ?? '';
   if (required && content.trim() === '') throw invalid('content required');
-  if (length(content) > COMMENT_MAX) throw invalid(`Comment too long (max ${COMMENT_MAX} characters)`);
   const parent = body.parent_id ?? body.parent_comment_id;
   let parentId: string | null = null;
   if (parent !== undefined && parent !== null && parent !== 0 && parent !== '0' && parent !== '') {
@@ -189,7 +193,7 @@ const COMMENT_TEXT = str({ maxLength: COMMENT_MAX, pattern: '\\S' });
 const PARENT_SCHEMA = orNull({ anyOf: [str({ maxLength: SHORT_MAX }), { const: 0 }] });
 
 export const COMMENT_BODY_SCHEMA: JsonSchema = obj(
-  { content: orNull(COMMENT_TEXT), text: orNull(COMMENT_TEXT), parent_id: PARENT_SCHEMA, parent_comment_id: PARENT_SCHEMA },
+  { content: optionalStringSchema(COMMENT_MAX), text: optionalStringSchema(COMMENT_MAX), parent_id: PARENT_SCHEMA, parent_comment_id: PARENT_SCHEMA },
   ['content', 'text', 'parent_id', 'parent_comment_id'],
   {
     description: '`content` (or `text`) is required: 400 `content required`; at most 10,000 characters',
