@@ -26,7 +26,7 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
-  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 
 /**

@@ -193,4 +193,34 @@ describe('communities and feeds over HTTP', () => {
       expect((await t.request('GET', `${P}/discovery/communities`)).body.data.length).toBeGreaterThan(0);
     });
   });
+
+  describe('search (§8)', () => {
+    it('given posts, users and communities, then a case-insensitive substring finds each kind', async () => {
+      const word = uniqueName('Needle');
+      const post = await publish(alice, { title: `A ${word} in a haystack` });
+      await create(alice, { name: uniqueName('s'), description: `about ${word.toLowerCase()}` });
+      const posts = await t.request('GET', `${P}/search?q=${word.toUpperCase()}`);
+      expect(ids(posts)).toEqual([post.id]);
+      const communities = await t.request('GET', `${P}/search?type=communities&q=${word}`);
+      expect(communities.body.data).toHaveLength(1);
+      const users = await t.request('GET', `${P}/search?type=users&q=cf&limit=100`);
+      expect(users.body.data.length).toBeGreaterThan(0);
+    });
+
+    it.each(['.*', '$where', '{"$gt":""}', '(', '\\'])('given the query %s, then it is matched as text, never as a pattern or operator', async (q) => {
+      const res = await t.request('GET', `${P}/search?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([]);
+    });
+
+    it('given a post holding .* literally, then searching .* finds it and only it', async () => {
+      const post = await publish(bob, { title: 'regex .* inside' });
+      expect(ids(await t.request('GET', `${P}/search?q=${encodeURIComponent('.*')}`))).toEqual([post.id]);
+    });
+
+    it('given no q, then 400 q parameter required', async () => {
+      const res = await t.request('GET', `${P}/search?q=%20`);
+      expect([res.status, res.body.error]).toEqual([400, 'q parameter required']);
+    });
+  });
 });

@@ -31,10 +31,11 @@ import { ContentQueries } from './content.queries';
 import { FeedController } from './feed.controller';
 import { ModerationController } from './moderation.controller';
 import { PostsController } from './posts.controller';
+import { SearchController } from './search.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController],
   providers: [
     ContentQueries,
     PublishPostHandler,

@@ -330,6 +330,37 @@ export class ContentQueries {
     return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: all.length };
   }
 
+  // ---- search (§8) ----
+
+  /** Listed posts (and the viewer's private communities' posts) whose title or content holds `q`, any case; highest score first. */
+  async searchPosts(q: string, page: Page, viewerId: string | null): Promise<PostView[]> {
+    const pattern = containsPattern(q);
+    const privateOnes = viewerId ? await this.privateCommunitiesOf(viewerId) : [];
+    const scope: Filter = privateOnes.length ? { visible: true, $or: [{ listed: true }, { community_id: { $in: privateOnes } }] } : { listed: true };
+    const docs = await this.store
+      .collection<PostDoc>(POSTS)
+      .find({ $and: [scope, { $or: [{ title: pattern }, { content: pattern }] }] }, { sort: { score: -1, created_at: -1 }, skip: page.offset, limit: page.limit });
+    return this.shapePosts(docs, viewerId);
+  }
+
+  /** Users (not banned) whose username or display name holds `q`, any case. */
+  async searchUsers(q: string, page: Page): Promise<UserView[]> {
+    const pattern = containsPattern(q);
+    const docs = await this.store
+      .collection<UserDoc>('users')
+      .find({ is_banned: { $ne: true }, $or: [{ username: pattern }, { display_name: pattern }] }, { sort: { created_at: 1, _id: 1 }, skip: page.offset, limit: page.limit });
+    return docs.map((doc) => toUserView(doc, false));
+  }
+
+  /** Communities whose name or description holds `q`, any case; most members first. */
+  async searchCommunities(q: string, page: Page): Promise<CommunityView[]> {
+    const pattern = containsPattern(q);
+    const docs = await this.store
+      .collection<CommunityDoc>(COMMUNITIES)
+      .find({ $or: [{ name: pattern }, { description: pattern }] }, { sort: { member_count: -1, created_at: 1 }, skip: page.offset, limit: page.limit });
+    return docs.map(toCommunityView);
+  }
+
   // ---- votes ----
 
   async voteOf(targetType: VoteTargetType, targetId: string, voterId: string): Promise<number> {
@@ -450,6 +481,16 @@ export class ContentQueries {
     if (!doc) throw new DomainError('not_found', 'Report not found');
     return reportView(doc);
   }
+}
+
+/**
+ * A case-insensitive substring match of `q` taken literally: every regular
+ * expression metacharacter is escaped, so the query is data, never a pattern
+ * (both read stores evaluate `$regex`). Operators cannot reach the filter:
+ * `q` is a string put under a fixed key.
+ */
+export function containsPattern(q: string): { $regex: string; $options: string } {
+  return { $regex: q.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&'), $options: 'i' };
 }
 
 function reportView(doc: ReportDoc): ReportDoc {
