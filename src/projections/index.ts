@@ -18,6 +18,11 @@ import { encounterMatchesProjection } from './encounter/encounter-matches.projec
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
+import { commentsProjection } from './content/comments.projection';
+import { communitiesProjection } from './content/communities.projection';
+import { postsProjection } from './content/posts.projection';
+import { reportsProjection } from './content/reports.projection';
+import { votesProjection } from './content/votes.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -38,4 +43,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aAgentsProjection,
   a2aTasksProjection,
   integrityChallengesProjection,
+  postsProjection,
+  votesProjection,
+  commentsProjection,
+  communitiesProjection,
+  reportsProjection,
 ];
