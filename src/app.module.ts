@@ -18,6 +18,7 @@ import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
+import { ContentModule } from './modules/content/content.module';
 import { ALL_PROJECTIONS } from './projections';
 import { SagasModule } from './sagas/sagas.module';
 
@@ -27,7 +28,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, ContentModule, SagasModule],
     };
   }
 }

@@ -20,6 +20,7 @@ import type { ContestEntryEvent } from './contest/contest-entry';
 import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
+import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
@@ -45,7 +46,8 @@ export type AnyDomainEvent =
   | GoalEvent
   | A2aTaskEvent
   | IntegrityChallengeEvent
-  | NodeStandingEvent;
+  | NodeStandingEvent
+  | ContentEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -19,6 +19,11 @@ import { encounterProfilesProjection } from './encounter/encounter-profiles.proj
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
+import { commentsProjection } from './content/comments.projection';
+import { communitiesProjection } from './content/communities.projection';
+import { postsProjection } from './content/posts.projection';
+import { reportsProjection } from './content/reports.projection';
+import { votesProjection } from './content/votes.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -40,4 +45,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aTasksProjection,
   integrityChallengesProjection,
   nodeStandingsProjection,
+  postsProjection,
+  votesProjection,
+  commentsProjection,
+  communitiesProjection,
+  reportsProjection,
 ];

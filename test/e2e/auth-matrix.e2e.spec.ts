@@ -19,6 +19,17 @@ const ADMIN = 'matrixadmin';
 const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 
 /**
+ * The social reads with optional authentication (social-routes §0.2 "opt"):
+ * anyone may read; a valid credential personalises the reply (user_vote,
+ * is_member), a missing or bad one reads as anonymous, never 401.
+ */
+const OPTIONAL_VIEWER = [
+  ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
+  ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+].flatMap((path) => both(path).map((full) => `GET ${full}`));
+
+/**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
  * documentation, signing up and in, the contest's public reads, joining as a
  * compute provider (SPEC §5.4), the embedding pages and scripts (SPEC §4.8).
@@ -50,6 +61,7 @@ const OPEN = new Set([
   'GET /embed/widget-object.js',
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
+  ...OPTIONAL_VIEWER,
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -79,6 +91,11 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
   ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
+  // moderation of content (§12): moderators (role operator or admin), deleting admins only
+  ...['/moderation/reports', '/admin/moderation/reports', '/admin/moderation/reports/:id'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
+  ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
+  ...['/admin/moderation/reports/:id/resolve', '/admin/moderation/posts/:id/hide', '/admin/moderation/comments/:id/hide'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
+  ...['/admin/moderation/posts/:id/hide', '/admin/moderation/posts/:id', '/admin/moderation/comments/:id'].flatMap((path) => both(path).map((full) => `DELETE ${full}`)),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */

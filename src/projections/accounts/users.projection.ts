@@ -14,6 +14,7 @@
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
 export const USERS = 'users';
@@ -141,5 +142,6 @@ export const usersProjection = defineProjection({
   ],
   on: {
     ...ACCOUNT_HANDLERS,
+    ...USERS_CONTENT_HANDLERS,
   },
 });
