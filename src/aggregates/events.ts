@@ -22,6 +22,7 @@ import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { FederationNodeEvent } from './federation/federation-node';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
@@ -47,7 +48,8 @@ export type AnyDomainEvent =
   | A2aTaskEvent
   | IntegrityChallengeEvent
   | NodeStandingEvent
-  | ContentEvent;
+  | ContentEvent
+  | FederationNodeEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

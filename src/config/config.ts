@@ -18,6 +18,7 @@ import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { loadSecurityConfig, type SecurityConfig } from './security.config';
+import { type FederationConfig, loadFederationConfig } from './federation.config';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
 export type { NodeTier };
@@ -65,6 +66,8 @@ export interface AppConfig {
   integrationEvents: boolean;
   nodeId: string;
   nodeTier: NodeTier;
+  /** regional replay and the node registry (federation.config.ts) */
+  federation: FederationConfig;
   bodyLimitBytes: number;
   readYourWritesTimeoutMs: number;
   /** aggregate states kept in memory by stream (0: fold every stream on every command) */
@@ -216,9 +219,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (projections === 'off' && readStore === 'embedded') {
     throw new ConfigError('PROJECTIONS', 'off needs a shared read store (READ_STORE=mongodb): embedded read models live in one process');
   }
+  const port = integer(env, 'PORT', 6777, 0, 65535);
+  const host = raw(env, 'HOST') ?? '0.0.0.0';
   return {
-    port: integer(env, 'PORT', 6777, 0, 65535),
-    host: raw(env, 'HOST') ?? '0.0.0.0',
+    port,
+    host,
     dataDir,
     eventStore,
     readStore,
@@ -230,6 +235,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     integrationEvents: flag(env, 'INTEGRATION_EVENTS', bus === 'kafka'),
     nodeId: id,
     nodeTier,
+    federation: loadFederationConfig(env, nodeTier, host, port),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
     aggregateCacheSize: integer(env, 'AGGREGATE_CACHE_SIZE', 10000, 0, 10_000_000),

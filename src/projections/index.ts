@@ -16,6 +16,7 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { federationNodesProjection } from './federation/federation-nodes.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
@@ -50,4 +51,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   commentsProjection,
   communitiesProjection,
   reportsProjection,
+  federationNodesProjection,
 ];
