@@ -91,6 +91,9 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
   ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
+  // federation's node registry (issue 17)
+  ...both('/federation/nodes').map((path) => `GET ${path}`),
+  ...both('/federation/nodes/:id/approve').map((path) => `POST ${path}`),
   // moderation of content (§12): moderators (role operator or admin), deleting admins only
   ...['/moderation/reports', '/admin/moderation/reports', '/admin/moderation/reports/:id'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
@@ -102,7 +105,12 @@ const ROLE_RESTRICTED = new Set([
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
 
 /** Node-to-node routes: a node's signature only (modules/integrity/node-signature.guard.ts); a login token is 401 there. */
-const NODE_SIGNED = new Set([...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`));
+const NODE_SIGNED = new Set([
+  ...[...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`),
+  // federation: a node registers signing with the key it registers; approved nodes read the log
+  ...both('/federation/nodes/register').map((path) => `POST ${path}`),
+  ...both('/federation/log').map((path) => `GET ${path}`),
+]);
 
 /**
  * Routes outside Nest's usual JSON replies that fall under the secure default

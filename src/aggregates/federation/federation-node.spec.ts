@@ -1,5 +1,5 @@
 import { deciderKit } from '../../../test/support/decider-kit';
-import { type FederationNodeCommand, federationNodeDecider } from './federation-node';
+import { type FederationNodeCommand, federationNodeDecider, type FederationNodeRegistered } from './federation-node';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 const AT = NOW.toISOString();
@@ -16,7 +16,7 @@ const register = (extra: Partial<Extract<FederationNodeCommand, { kind: 'registe
   ...extra,
 });
 const approve: FederationNodeCommand = { kind: 'approve', nodeId: 'region-eu', by: 'admin-1' };
-const registered = { type: 'FederationNodeRegistered', data: { node_id: 'region-eu', public_key: KEY, url: 'http://eu.example:6777', tier: 'regional', registered_at: AT } };
+const registered: FederationNodeRegistered = { type: 'FederationNodeRegistered', data: { node_id: 'region-eu', public_key: KEY, url: 'http://eu.example:6777', tier: 'regional', registered_at: AT } };
 
 describe('a federation node', () => {
   it('given an unknown node, when it registers, then it is registered and waits for approval', () => given().when(register()).then(registered));

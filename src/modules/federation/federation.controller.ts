@@ -4,27 +4,25 @@
  * FEDERATION_AUTO_ACCEPT does) and the log export that approved regional
  * nodes replay (node-signed, paged, with a bounded long poll).
  */
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { type NonceStore, verifySignedRequest } from '../../infrastructure/node-identity/signed-request';
 import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, type PagedEnvelope, ok, paged } from '../common/envelope';
-import { rawJsonTextOf } from '../common/json-body';
 import { EnvelopeReply, PathParam, QueryParam, Refusal, Reply } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
-import { NONCE_STORE, NodeSigned } from '../integrity/node-signature.guard';
+import { NodeSigned } from '../integrity/node-signature.guard';
 import { ApproveFederationNode, type FederationNodeRecord, RegisterFederationNode } from './federation.commands';
 import { FEDERATION_NODE, FEDERATION_NODES_PAGE, LOG_PAGE } from './federation.replies';
 import { LOG_QUERY_SCHEMAS, NODE_ID, readLogQuery, RegisterNodeRequest } from './federation.requests';
 import { FederationQueries, type FederationNodeView, type LogPage } from './federation.queries';
+import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 const NODES_PAGE = { defaultLimit: 50, cap: 100 };
 
@@ -33,27 +31,16 @@ export class FederationController {
   constructor(
     private readonly queries: FederationQueries,
     private readonly commands: CommandBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(NONCE_STORE) private readonly nonces: NonceStore,
   ) {}
 
   /** A node registers its Ed25519 key; the request is signed by that key as `node_id` (x-node-* headers). */
   @Post('nodes/register')
   @HttpCode(200)
+  @UseGuards(SelfSignedRegistrationGuard)
   @EnvelopeReply(200, FEDERATION_NODE)
   @Refusal(401, 'no valid signature by the key in the body as `node_id` (headers missing or malformed, stale timestamp, bad signature, replayed nonce)')
   @Refusal(409, '`Node is registered with another key`')
-  async register(@Req() request: FastifyRequest, @Body() body: RegisterNodeRequest, @RequestContext() context: CommandContext): Promise<Envelope<FederationNodeRecord>> {
-    const verified = await verifySignedRequest(
-      { method: request.method, path: request.url, body: rawJsonTextOf(request), headers: request.headers },
-      {
-        keys: { publicKeyOf: async (nodeId) => (nodeId === body.node_id ? body.public_key : null) },
-        nonces: this.nonces,
-        now: Date.now(),
-        maxSkewMs: this.config.integrity.signatureMaxSkewMs,
-      },
-    );
-    if (!verified.ok) throw new DomainError('unauthenticated', verified.refusal === 'unknown_node' ? 'The request must be signed as the registering node_id' : verified.message, { code: verified.refusal });
+  async register(@Body() body: RegisterNodeRequest, @RequestContext() context: CommandContext): Promise<Envelope<FederationNodeRecord>> {
     return ok(
       await this.commands.execute(
         new RegisterFederationNode({ nodeId: body.node_id, publicKey: body.public_key, url: body.url, tier: body.tier }, { ...context, actor: `node:${body.node_id}` }),

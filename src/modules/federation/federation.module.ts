@@ -7,10 +7,11 @@ import { IntegrityModule } from '../integrity/integrity.module';
 import { FederationController } from './federation.controller';
 import { ApproveFederationNodeHandler, RegisterFederationNodeHandler } from './federation.handlers';
 import { FederationQueries } from './federation.queries';
+import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 @Module({
   imports: [CommonModule, AccountsModule, IntegrityModule],
   controllers: [FederationController],
-  providers: [FederationQueries, RegisterFederationNodeHandler, ApproveFederationNodeHandler, RegionalReplicator],
+  providers: [FederationQueries, SelfSignedRegistrationGuard, RegisterFederationNodeHandler, ApproveFederationNodeHandler, RegionalReplicator],
 })
 export class FederationModule {}
