@@ -11,6 +11,8 @@ import { startTestApp, type TestApp, uniqueName } from '../support/app';
 jest.setTimeout(60_000);
 
 const ADMIN = uniqueName('fedadmin');
+/** a reply body, loosely typed like `request()`'s */
+const json = (res: Response): Promise<any> => res.json();
 const P = '/api/social';
 
 describe('federation registry and log export', () => {
@@ -40,7 +42,7 @@ describe('federation registry and log export', () => {
   it('given a node registered but not approved, when it reads the log, then it is refused with 401', async () => {
     const res = await sendSigned(key, nodeId, t.url, { method: 'POST', path: `${P}/federation/nodes/register`, body: registerBody() });
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ node_id: nodeId, status: 'pending' });
+    expect((await json(res)).data).toMatchObject({ node_id: nodeId, status: 'pending' });
 
     expect((await pull('after=0')).status).toBe(401);
   });
@@ -52,7 +54,7 @@ describe('federation registry and log export', () => {
 
     const res = await pull('after=0&limit=3');
     expect(res.status).toBe(200);
-    const { events, head } = (await res.json()).data;
+    const { events, head } = (await json(res)).data;
     expect(events).toHaveLength(3);
     expect(events.map((e: { position: number }) => e.position)).toEqual([1, 2, 3]);
     expect(events[0]).toMatchObject({ event_id: expect.any(String), stream: expect.any(String), revision: 0, type: expect.any(String), seal: { hash: expect.stringMatching(/^[0-9a-f]{64}$/) } });
@@ -72,13 +74,13 @@ describe('federation registry and log export', () => {
   });
 
   it('given a caught-up reader waiting, when an event is committed, then the long poll answers with it', async () => {
-    const head = (await (await pull('after=0&limit=1')).json()).data.head;
+    const head = (await json(await pull('after=0&limit=1'))).data.head;
     const waiting = pull(`after=${head}&wait=10`);
     await registerUser();
 
     const res = await waiting;
     expect(res.status).toBe(200);
-    const { events } = (await res.json()).data;
+    const { events } = (await json(res)).data;
     expect(events.length).toBeGreaterThan(0);
     expect(events[0].position).toBe(head + 1);
   });
