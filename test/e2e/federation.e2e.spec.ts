@@ -85,6 +85,29 @@ describe('federation registry and log export', () => {
     expect(events[0].position).toBe(head + 1);
   });
 
+  it('given a caught-up reader and no new event, when it long-polls, then it is held for the wait and answered with an empty page', async () => {
+    const head = (await json(await pull('after=0&limit=1'))).data.head;
+    const started = Date.now();
+
+    const res = await pull(`after=${head + 1000}&wait=1`);
+
+    expect(res.status).toBe(200);
+    expect((await json(res)).data.events).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('given concurrent registrations of one node id with different keys, then exactly one key is registered and the others get 409', async () => {
+    const keys = Array.from({ length: 5 }, () => NodeKey.generate());
+    const replies = await Promise.all(
+      keys.map((k) => sendSigned(k, 'region-race', t.url, { method: 'POST', path: `${P}/federation/nodes/register`, body: registerBody(k, 'region-race') })),
+    );
+
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const listed = (await t.request('GET', `${P}/federation/nodes?limit=100`, { token: adminToken })).body.data.filter((n: { node_id: string }) => n.node_id === 'region-race');
+    expect(listed).toHaveLength(1);
+    expect(keys.map((k) => k.publicKeyHex)).toContain(listed[0].public_key);
+  });
+
   it.each(['after=-1', 'limit=0', 'limit=1001', 'wait=31', 'after=abc'])('given %s, then 400', async (query) => {
     expect((await pull(query)).status).toBe(400);
   });
