@@ -4,10 +4,12 @@
  * fsynced, renamed into place, the directory fsynced) after each page was
  * committed. A crash between the commit and the checkpoint replays that page,
  * which appends nothing twice (append-replicated.ts). A checkpoint of another
- * upstream is refused: positions mean something only in the log that gave them.
+ * upstream is refused (replication stops): positions mean something only in
+ * the log that gave them.
  */
 import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ReplicationDivergenceError } from './append-replicated';
 
 export const CHECKPOINT_FILE = 'federation-checkpoint.json';
 
@@ -31,7 +33,7 @@ export class ReplicationCheckpoint {
     }
     const saved = JSON.parse(text) as { upstream?: unknown; position?: unknown };
     if (saved.upstream !== this.upstream) {
-      throw new Error(`${this.file} holds a position in the log of ${String(saved.upstream)}, not of ${this.upstream}: replicating another upstream needs a fresh DATA_DIR`);
+      throw new ReplicationDivergenceError(`${this.file} holds a position in the log of ${String(saved.upstream)}, not of ${this.upstream}: replicating another upstream needs a fresh DATA_DIR`);
     }
     if (typeof saved.position !== 'number' || !Number.isSafeInteger(saved.position) || saved.position < 0) throw new Error(`${this.file}: bad position`);
     return saved.position;
