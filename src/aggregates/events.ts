@@ -22,6 +22,8 @@ import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
+import type { FollowEvent } from './social/follow';
+import type { NotificationInboxEvent } from './social/notification-inbox';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -41,7 +43,9 @@ export type AnyDomainEvent =
   | WalletEvent
   | EncounterEvent
   | GoalEvent
-  | A2aTaskEvent;
+  | A2aTaskEvent
+  | FollowEvent
+  | NotificationInboxEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -4,6 +4,7 @@ import { a2aAgentsProjection } from './a2a/a2a-agents.projection';
 import { a2aTasksProjection } from './a2a/a2a-tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
+import { apiTokensProjection } from './accounts/api-tokens.projection';
 import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
 import { usersProjection } from './accounts/users.projection';
 import { chatSpendProjection } from './chat/chat-spend.projection';
@@ -17,11 +18,14 @@ import { encounterInboxProjection } from './encounter/encounter-inbox.projection
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
+import { followsProjection } from './social/follows.projection';
+import { notificationsProjection } from './social/notifications.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
   revokedTokensProjection,
   apiKeysProjection,
+  apiTokensProjection,
   accountStatsProjection,
   contestLeaderboardProjection,
   computeSettingsProjection,
@@ -36,4 +40,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   chatSpendProjection,
   a2aAgentsProjection,
   a2aTasksProjection,
+  followsProjection,
+  notificationsProjection,
 ];

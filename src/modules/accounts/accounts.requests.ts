@@ -72,6 +72,13 @@ export class GuestRecoverRequest {
   device_id?: string;
 }
 
+export class RefreshRequest {
+  @IsString({ message: 'refresh_token is required' })
+  @IsNotEmpty({ message: 'refresh_token is required' })
+  @MaxLength(4096)
+  refresh_token!: string;
+}
+
 export class ChangeRoleRequest {
   @IsString()
   @IsIn(ROLES as Role[], { message: `role must be one of ${ROLES.join(', ')}` })

@@ -12,11 +12,13 @@
  * per-document position guard exact.
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
+import { updateUser, USERS } from './update-user';
+import { USERS_SOCIAL_HANDLERS } from '../social/users.social.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
-export const USERS = 'users';
+export { USERS };
 
 export interface UserDoc extends Doc {
   id: string;
@@ -57,6 +59,8 @@ export interface UserDoc extends Doc {
   referral_code: string | null;
   location_sharing_enabled: boolean;
   idle_compute_opt_in: boolean;
+  /** set once the account's personal data was erased (DELETE /users/{id}/data): its credentials stop working */
+  anonymized_at?: string | null;
 }
 
 /** The social fields every new account starts with. */
@@ -107,13 +111,7 @@ function created(event: UserCreated, writer: ProjectionWriter): void {
   });
 }
 
-/**
- * A later change to an account's document (`$set`, `$inc`, ...). Later changes
- * never create a document: an account exists before anything happens to it
- * (log order). The social contexts' handler maps update users through this.
- */
-export const updateUser = (event: { position: number }, writer: ProjectionWriter, userId: string, update: Update): void =>
-  applyOnce(writer, USERS, userId, event, update, { upsert: false });
+export { updateUser };
 
 const change = (event: { position: number }, writer: ProjectionWriter, userId: string, set: Record<string, unknown>): void =>
   updateUser(event, writer, userId, { $set: set });
@@ -141,5 +139,6 @@ export const usersProjection = defineProjection({
   ],
   on: {
     ...ACCOUNT_HANDLERS,
+    ...USERS_SOCIAL_HANDLERS,
   },
 });
