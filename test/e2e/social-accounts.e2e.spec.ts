@@ -3,7 +3,9 @@
  * §2, §11, §12): refresh rotation, api_tokens, bans, profiles, handles, the
  * follow graph, notifications, admin of accounts, and their races.
  */
+import { request as httpRequest } from 'node:http';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
 
@@ -198,6 +200,41 @@ describe('social accounts', () => {
       expect((await t.request('GET', `/api/social/users/${quinn.id}/followers`)).body.meta.total).toBe(1);
       const notes = await t.request('GET', '/api/social/notifications', { token: quinn.token });
       expect(notes.body.meta.total).toBe(1);
+    });
+
+    it('given an open SSE stream, when someone follows its user, then the notification arrives on com.svc.social', async () => {
+      const uri = await register();
+      const vera = await register();
+      const { hostname, port } = new URL(t.url);
+      let received = '';
+      const req = httpRequest({
+        hostname,
+        port,
+        path: '/api/social/encounter/stream',
+        headers: { accept: 'text/event-stream', authorization: `Bearer ${uri.token}` },
+      });
+      req.on('response', (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (received += chunk));
+        res.on('error', () => undefined);
+      });
+      req.on('error', () => undefined);
+      req.end();
+      try {
+        await eventually('the stream to connect', () => received.includes(': connected'));
+        await t.request('POST', `/api/social/users/${uri.id}/follow`, { token: vera.token });
+        await eventually('the notification on the stream', () => received.includes('event: com.svc.social'));
+        const line = received.split('\n').find((l) => l.startsWith('data: ') && l.includes(`com.svc.social.${uri.id}`))!;
+        expect(JSON.parse(line.slice(6)).payload).toMatchObject({
+          type: 'notification',
+          notification_type: 'follow',
+          user_id: uri.id,
+          source_user_id: vera.id,
+          is_read: false,
+        });
+      } finally {
+        req.destroy();
+      }
     });
 
     it('given following yourself, then 400 `Cannot follow yourself`', async () => {
