@@ -99,6 +99,7 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
   ...['/admin/users', '/admin/logs'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   ...both('/admin/users/:id').map((path) => `PATCH ${path}`),
+  ...both('/auth/verify-user').map((path) => `GET ${path}`),
   ...['/admin/users/:id/ban', '/moderation/ban/:id'].flatMap((path) => both(path).flatMap((full) => [`POST ${full}`, `DELETE ${full}`])),
 ]);
 

@@ -86,6 +86,20 @@ describe('social accounts', () => {
     });
   });
 
+  describe('verify-user', () => {
+    it('given an operator (the original’s regional), then a user is verified; a plain user gets 403 `Regional access required`', async () => {
+      const op = await register();
+      const ava = await register();
+      await t.request('PATCH', `/api/social/admin/users/${op.id}`, { token: admin.token, body: { role: 'regional' } });
+      const res = await t.request('GET', `/api/social/auth/verify-user?user_id=${ava.id}`, { token: op.token });
+      expect(res.body.data).toEqual({ user_id: ava.id, username: ava.username, handle: null, role: 'user', is_banned: false });
+      const refused = await t.request('GET', `/api/social/auth/verify-user?user_id=${ava.id}`, { token: ava.token });
+      expect([refused.status, refused.body.error]).toEqual([403, 'Regional access required']);
+      expect((await t.request('GET', '/api/social/auth/verify-user', { token: admin.token })).status).toBe(400);
+      expect((await t.request('GET', '/api/social/auth/verify-user?user_id=nobody', { token: admin.token })).status).toBe(404);
+    });
+  });
+
   describe('bans', () => {
     it('given a banned user, then the JWT, the api_token, an API key and the refresh token are all refused with 401 `Account banned`; unbanned, they work again', async () => {
       const fay = await register();

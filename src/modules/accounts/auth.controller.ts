@@ -6,7 +6,8 @@
  * `recovery`, one bucket for everyone: the code space is shared), 429 with
  * Retry-After (docs/security.md).
  */
-import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { DomainError } from '../../aggregates/shared/domain-error';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { type Envelope, ok } from '../common/envelope';
@@ -30,10 +31,10 @@ import {
 } from './accounts.commands';
 import { AccountsQueries, type UserView } from './accounts.queries';
 import { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RefreshRequest, RegisterRequest } from './accounts.requests';
-import { Authenticated, JwtOnly } from './auth/authenticated.guard';
+import { Authenticated, JwtOnly, RoleRefusal } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
-import { EnvelopeReply, Refusal } from '../common/openapi';
+import { EnvelopeReply, QueryParam, Refusal } from '../common/openapi';
 import {
   GUEST_SESSION,
   ISSUED_API_TOKEN,
@@ -44,6 +45,7 @@ import {
   REVOKED_API_TOKENS,
   SESSION,
   USER_VIEW,
+  VERIFIED_USER,
 } from './accounts.replies';
 
 type RegisteredUser = UserView & Omit<Registration, 'user'>;
@@ -94,6 +96,24 @@ export class AuthController {
   @RateLimited('auth')
   async refresh(@Body() body: RefreshRequest, @RequestContext() context: CommandContext): Promise<Envelope<RefreshedSession>> {
     return ok(await this.commands.execute(new RefreshSession({ refreshToken: body.refresh_token }, context)));
+  }
+
+  /**
+   * A regional or central node checks a user (social-routes §1): this
+   * service's operator stands for the original's `regional`, admin for
+   * `central` (and its moderator/admin flags).
+   */
+  @Get('auth/verify-user')
+  @EnvelopeReply(200, VERIFIED_USER)
+  @QueryParam('user_id', { type: 'string' })
+  @Refusal(404, '`User not found`')
+  @Authenticated('operator', 'admin')
+  @RoleRefusal('Regional access required')
+  async verifyUser(@Query('user_id') userId: unknown): Promise<Envelope<Record<string, unknown>>> {
+    if (typeof userId !== 'string' || userId.trim() === '') throw new DomainError('invalid', 'user_id is required');
+    const user = await this.queries.userById(userId.trim());
+    if (!user) throw new DomainError('not_found', 'User not found');
+    return ok({ user_id: user.id, username: user.username, handle: user.handle, role: user.role, is_banned: user.is_banned });
   }
 
   @Post('auth/api-token')
