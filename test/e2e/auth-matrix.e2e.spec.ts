@@ -39,6 +39,8 @@ const OPEN = new Set([
   ),
   // exchanging a refresh token (the token is the credential, in the body)
   ...both('/auth/refresh').map((path) => `POST ${path}`),
+  // node to node: trust comes from the signature over the profile (the peer's pinned key)
+  ...both('/auth/sync-user').map((path) => `POST ${path}`),
   // a handle's availability (bucket global)
   ...both('/handles/check').map((path) => `GET ${path}`),
   'GET /api/hive/contest/info',

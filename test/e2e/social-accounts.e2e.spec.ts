@@ -3,7 +3,11 @@
  * §2, §11, §12): refresh rotation, api_tokens, bans, profiles, handles, the
  * follow graph, notifications, admin of accounts, and their races.
  */
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
+import { recordPeerNode } from '../../src/projections/compute/peer-nodes.read-model';
+import { canonicalJson } from '../../src/modules/common/node-signing-key';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
 
@@ -97,6 +101,62 @@ describe('social accounts', () => {
       expect([refused.status, refused.body.error]).toEqual([403, 'Regional access required']);
       expect((await t.request('GET', '/api/social/auth/verify-user', { token: admin.token })).status).toBe(400);
       expect((await t.request('GET', '/api/social/auth/verify-user?user_id=nobody', { token: admin.token })).status).toBe(404);
+    });
+  });
+
+  describe('sync-user (node to node)', () => {
+    const peer = generateKeyPairSync('ed25519');
+    const peerKey = peer.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    const signed = (data: Record<string, unknown>, key = peer.privateKey) => sign(null, Buffer.from(canonicalJson(data)), key).toString('base64');
+    const report = (nodeId: string, publicKey: string, position: number) => ({
+      node_id: nodeId,
+      node_tier: 'regional',
+      cause_alignment: 'none',
+      electricity_rate_kwh: 0.1,
+      public_key: publicKey,
+      position,
+      seen_at: new Date().toISOString(),
+    });
+
+    beforeAll(async () => {
+      const store = t.app.get<ReadStore>(READ_STORE);
+      await recordPeerNode(store, report('peer-one', peerKey, 1));
+      // a later report naming another key does not replace the pinned one
+      const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+      await recordPeerNode(store, report('peer-one', other, 2));
+    });
+
+    it('given a profile signed with the peer’s pinned key, then the user is synced, never with a privileged role', async () => {
+      const userData = { id: `remote-${uniqueName()}`, username: uniqueName('remote'), display_name: 'Remote Ruth', role: 'central' };
+      const res = await t.request('POST', '/api/social/auth/sync-user', { body: { node_id: 'peer-one', user_data: userData, signature: signed(userData) } });
+      expect(res.body).toEqual({ success: true, data: { synced: true } });
+      expect((await t.request('GET', `/api/social/users/${userData.id}`)).body.data).toMatchObject({
+        username: userData.username,
+        display_name: 'Remote Ruth',
+        role: 'user',
+        is_admin: false,
+      });
+    });
+
+    it('given a bad signature, an unknown node or another key named, then 401 `unverified node identity`', async () => {
+      const userData = { id: `remote-${uniqueName()}`, username: uniqueName('remote') };
+      const forged = signed(userData, generateKeyPairSync('ed25519').privateKey);
+      for (const body of [
+        { node_id: 'peer-one', user_data: userData, signature: forged },
+        { node_id: 'peer-unknown', user_data: userData, signature: signed(userData) },
+        { node_id: 'peer-one', node_public_key: 'AAAA', user_data: userData, signature: signed(userData) },
+      ]) {
+        const res = await t.request('POST', '/api/social/auth/sync-user', { body });
+        expect([res.status, res.body.error]).toEqual([401, 'unverified node identity']);
+      }
+    });
+
+    it('given a profile naming an account made on this node, then 409 and the account is untouched', async () => {
+      const local = await register();
+      const userData = { id: local.id, username: local.username, display_name: 'Hijacked' };
+      const res = await t.request('POST', '/api/social/auth/sync-user', { body: { node_id: 'peer-one', user_data: userData, signature: signed(userData) } });
+      expect(res.status).toBe(409);
+      expect((await t.request('GET', `/api/social/users/${local.id}`)).body.data.display_name).toBe(local.username);
     });
   });
 

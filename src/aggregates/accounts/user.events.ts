@@ -51,6 +51,15 @@ export type UserEvent =
   | { type: 'UserHandleChanged'; data: { user_id: string; handle: string | null; previous_handle: string | null; at: string } }
   | { type: 'UserBanned'; data: { user_id: string; banned_by: string; at: string } }
   | { type: 'UserUnbanned'; data: { user_id: string; unbanned_by: string; at: string } }
+  /**
+   * a user profile synced from a peer node (POST /auth/sync-user, signature
+   * verified): an account without password or e-mail here; `role` is never
+   * privileged (user, guest or agent)
+   */
+  | {
+      type: 'UserSynced';
+      data: { user_id: string; username: string; display_name: string; user_type: UserType; role: Role; origin_node: string; at: string };
+    }
   /** personal data erased in place (social-routes §2): the account keeps its id, its content and this new username */
   | { type: 'UserAnonymized'; data: { user_id: string; username: string; display_name: string; requested_by: string; at: string } };
 
@@ -80,6 +89,7 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'UserBanned',
   'UserUnbanned',
   'UserAnonymized',
+  'UserSynced',
 ];
 
 export function userStreamId(userId: string): string {

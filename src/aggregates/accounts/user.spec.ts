@@ -78,6 +78,7 @@ describe('user', () => {
         anonymized: false,
         refreshTokens: {},
         apiTokenIds: [],
+        syncedFrom: null,
       });
     });
   });
@@ -144,6 +145,29 @@ describe('user', () => {
       const state = given(registered, { type: 'UserAnonymized', data: { user_id: 'u1', username: 'deleted_abc', display_name: 'Deleted User', requested_by: 'u1', at: now.toISOString() } }).state();
       expect(state).toMatchObject({ username: 'deleted_abc', displayName: 'Deleted User', email: '', passwordHash: '', bio: '', handle: null, anonymized: true, refreshTokens: {}, apiTokenIds: [] });
     });
+  });
+
+  describe('synced profiles', () => {
+    const sync = (role: 'admin' | 'user' = 'user'): UserCommand => ({
+      kind: 'syncProfile',
+      userId: 'r1',
+      username: 'remote',
+      displayName: 'Remote',
+      userType: 'human',
+      role,
+      originNode: 'peer-1',
+    });
+
+    it('given nothing, when a peer syncs a profile naming admin, then the account is recorded as a plain user', () =>
+      given()
+        .when(sync('admin'))
+        .then({
+          type: 'UserSynced',
+          data: { user_id: 'r1', username: 'remote', display_name: 'Remote', user_type: 'human', role: 'user', origin_node: 'peer-1', at: now.toISOString() },
+        }));
+
+    it('given an account made here, when a peer syncs it, then it is refused', () =>
+      given(registered).when({ ...sync(), userId: 'u1' }).thenRefused('conflict', 'User exists on this node'));
   });
 
   describe('profile edits', () => {

@@ -31,6 +31,8 @@ export interface UserProfile {
   refreshTokens: Readonly<Record<string, string>>;
   /** live api_token ids */
   apiTokenIds: readonly string[];
+  /** the peer node the profile was synced from; null for an account made here */
+  syncedFrom: string | null;
 }
 
 /** A user may hold this many live refresh tokens (one per signed-in device); the oldest goes first. */
@@ -114,7 +116,9 @@ export type UserCommand =
   | { kind: 'changeHandle'; handle: string | null }
   | { kind: 'ban'; by: string }
   | { kind: 'unban'; by: string }
-  | { kind: 'anonymize'; username: string; requestedBy: string };
+  | { kind: 'anonymize'; username: string; requestedBy: string }
+  /** a profile from `originNode` (its signature verified by the caller); the username was claimed first */
+  | { kind: 'syncProfile'; userId: string; username: string; displayName: string; userType: UserType; role: Role; originNode: string };
 
 /** One text for every failed credential check, so callers cannot probe which part was wrong. */
 export const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -131,7 +135,15 @@ const NEW_ACCOUNT = {
   anonymized: false,
   refreshTokens: {},
   apiTokenIds: [],
+  syncedFrom: null,
 } satisfies Partial<UserProfile>;
+
+/** What a synced profile may carry as its role: never a privileged one (social-routes §1 sync-user). */
+export function unprivilegedRole(role: unknown, userType: UserType): Role {
+  if (role === 'guest' || userType === 'guest') return 'guest';
+  if (role === 'agent' || userType === 'agent') return 'agent';
+  return 'user';
+}
 
 /** The live refresh tokens once `tokenId` is added at `at`: expired ones dropped, at most MAX_REFRESH_TOKENS, oldest out. */
 function withRefreshToken(tokens: Readonly<Record<string, string>>, tokenId: string, expiresAt: string, at: string): Record<string, string> {
@@ -222,6 +234,23 @@ function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserUnbanned':
       if (state.status === 'none') return state;
       return { ...state, banned: false };
+    case 'UserSynced':
+      if (state.status !== 'none') return { ...state, displayName: event.data.display_name };
+      return {
+        ...NEW_ACCOUNT,
+        status: 'registered',
+        userId: event.data.user_id,
+        username: event.data.username,
+        email: '',
+        displayName: event.data.display_name,
+        userType: event.data.user_type,
+        role: event.data.role,
+        passwordHash: '',
+        registeredAt: event.data.at,
+        lastActiveAt: null,
+        failedLogins: null,
+        syncedFrom: event.data.origin_node,
+      };
     case 'UserAnonymized': {
       if (state.status === 'none') return state;
       const erased = {
@@ -368,6 +397,27 @@ function decide(command: UserCommand, state: UserState, now: Date): UserEvent[] 
     case 'unban': {
       const account = existing(state);
       return account.banned ? [{ type: 'UserUnbanned', data: { user_id: account.userId, unbanned_by: command.by, at } }] : [];
+    }
+    case 'syncProfile': {
+      if (state.status !== 'none' && state.syncedFrom !== command.originNode) {
+        throw new DomainError('conflict', 'User exists on this node');
+      }
+      if (state.status !== 'none' && (state.displayName === command.displayName || state.anonymized)) return [];
+      const role = unprivilegedRole(command.role, command.userType);
+      return [
+        {
+          type: 'UserSynced',
+          data: {
+            user_id: command.userId,
+            username: state.status === 'none' ? command.username : state.username,
+            display_name: command.displayName,
+            user_type: command.userType,
+            role: state.status === 'none' ? role : state.role,
+            origin_node: command.originNode,
+            at,
+          },
+        },
+      ];
     }
     case 'anonymize': {
       const account = existing(state);

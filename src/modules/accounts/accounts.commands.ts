@@ -71,6 +71,9 @@ export class IssueApiToken extends DomainCommand<{ userId: string }, { api_token
 /** Revokes every api_token of `userId`. */
 export class RevokeApiTokens extends DomainCommand<{ userId: string }, { revoked: number }> {}
 
+/** Takes in a user profile a peer node signed (POST /auth/sync-user). */
+export class SyncUser extends DomainCommand<{ nodeId: string; nodePublicKey?: string; signature: string; userData: Record<string, unknown> }, { synced: true }> {}
+
 export class ChangeUserRole extends DomainCommand<CommandInput<UserCommand, 'changeRole'> & { userId: string }, UserView> {}
 
 export class IssueApiKey extends DomainCommand<Pick<CommandInput<ApiKeyCommand, 'issue'>, 'userId' | 'name' | 'tier' | 'allowedOrigins'>, IssuedApiKey> {}

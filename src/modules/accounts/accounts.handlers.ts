@@ -16,10 +16,15 @@ import {
   INVALID_RECOVERY_CODE,
   INVALID_REFRESH_TOKEN,
   type RefreshGrant,
+  unprivilegedRole,
   userDecider,
   type UserState,
 } from '../../aggregates/accounts/user';
-import { userStreamId } from '../../aggregates/accounts/user.events';
+import { userStreamId, type UserType } from '../../aggregates/accounts/user.events';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { PEER_NODES, type PeerNodeDoc } from '../../projections/compute/peer-nodes.read-model';
+import { verifyNodeSignature } from '../common/node-signing-key';
+import { USERNAME_PATTERN } from './accounts.requests';
 import type { EventOfType } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -43,6 +48,7 @@ import {
   RevokeApiKey,
   RevokeApiTokens,
   type Session,
+  SyncUser,
 } from './accounts.commands';
 import { newApiToken } from './auth/api-token-authenticator';
 import { AccountsQueries, toUserView, type UserRecord, type UserView } from './accounts.queries';
@@ -240,7 +246,8 @@ export class LogInHandler implements ICommandHandler<LogIn> {
   async execute({ payload: { username, password }, context }: LogIn): Promise<Session> {
     const doc = await this.queries.userByUsername(username);
     const { state } = doc ? await this.executor.load(userDecider, userStreamId(doc.id)) : { state: userDecider.initialState };
-    const passwordHash = state.status === 'registered' ? state.passwordHash : null;
+    // an erased or synced account has no password ('')
+    const passwordHash = state.status === 'registered' ? state.passwordHash || null : null;
     const verified = await this.hasher.verify(passwordHash, password);
     if (!doc || !passwordHash) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
     const tokenId = this.tokens.newTokenId();
@@ -436,6 +443,57 @@ export class RevokeApiTokensHandler implements ICommandHandler<RevokeApiTokens> 
   async execute({ payload: { userId }, context }: RevokeApiTokens): Promise<{ revoked: number }> {
     const { events } = await this.executor.execute(userDecider, userStreamId(userId), { kind: 'revokeApiTokens' }, context);
     return { revoked: events.reduce((n, event) => n + (event.type === 'ApiTokensRevoked' ? event.data.token_ids.length : 0), 0) };
+  }
+}
+
+export const UNVERIFIED_NODE = 'unverified node identity';
+const USER_TYPES: readonly UserType[] = ['human', 'agent', 'guest'];
+
+/** The profile fields a synced user_data must carry, or 400. */
+function syncedProfile(data: Record<string, unknown>): { userId: string; username: string; displayName: string; userType: UserType; role: unknown } {
+  const { id, username, display_name, user_type, role } = data;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw new DomainError('invalid', 'user_data.id must be a user id');
+  if (typeof username !== 'string' || !USERNAME_PATTERN.test(username)) throw new DomainError('invalid', 'user_data.username must be 2-50 characters of letters, digits, _ . @ -');
+  if (display_name !== undefined && (typeof display_name !== 'string' || display_name.length > 100)) {
+    throw new DomainError('invalid', 'user_data.display_name must be at most 100 characters');
+  }
+  const userType = user_type === undefined ? 'human' : user_type;
+  if (!USER_TYPES.includes(userType as UserType)) throw new DomainError('invalid', 'user_data.user_type must be human, agent or guest');
+  return { userId: id, username, displayName: (display_name as string | undefined)?.trim() || username, userType: userType as UserType, role };
+}
+
+/**
+ * A peer node's user profile (social-routes §1 [newer]): the signature over
+ * user_data must verify against the key this node pinned for the peer from
+ * its gossip (a key the request names itself counts for nothing), else 401
+ * `unverified node identity`; the account it makes never carries a privileged
+ * role. The username is claimed like a registration's.
+ */
+@CommandHandler(SyncUser)
+export class SyncUserHandler implements ICommandHandler<SyncUser> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly claims: Claims,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+  ) {}
+
+  async execute({ payload, context }: SyncUser): Promise<{ synced: true }> {
+    const peer = await this.store.collection<PeerNodeDoc>(PEER_NODES).findOne({ _id: payload.nodeId });
+    const pinned = peer?.public_key;
+    if (!pinned || (payload.nodePublicKey !== undefined && payload.nodePublicKey !== pinned) || !verifyNodeSignature(pinned, payload.userData, payload.signature)) {
+      throw new DomainError('unauthenticated', UNVERIFIED_NODE);
+    }
+    const profile = syncedProfile(payload.userData);
+    const ctx = { ...context, actor: `node:${payload.nodeId}` };
+    const { state } = await this.executor.load(userDecider, userStreamId(profile.userId));
+    if (state.status === 'none') await this.claims.claim('username', profile.username, profile.userId, ctx);
+    await this.executor.execute(
+      userDecider,
+      userStreamId(profile.userId),
+      { kind: 'syncProfile', ...profile, role: unprivilegedRole(profile.role, profile.userType), originNode: payload.nodeId },
+      ctx,
+    );
+    return { synced: true };
   }
 }
 

@@ -84,3 +84,4 @@ export const API_KEY_SUMMARY = obj({
 export const REVOKED_API_KEY = obj({ id: str(), revoked: { const: true } });
 export const API_KEY_LIST = list(API_KEY_SUMMARY);
 export const VERIFIED_USER = obj({ user_id: str(), username: str(), handle: orNull(str()), role: oneOf(ROLES), is_banned: bool() });
+export const SYNCED = obj({ synced: { const: true } });

@@ -28,9 +28,10 @@ import {
   type Registration,
   RevokeApiTokens,
   type Session,
+  SyncUser,
 } from './accounts.commands';
 import { AccountsQueries, type UserView } from './accounts.queries';
-import { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RefreshRequest, RegisterRequest } from './accounts.requests';
+import { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RefreshRequest, RegisterRequest, SyncUserRequest } from './accounts.requests';
 import { Authenticated, JwtOnly, RoleRefusal } from './auth/authenticated.guard';
 import type { AuthUser } from './auth/auth-user';
 import { CurrentUser } from './auth/current-user.decorator';
@@ -44,6 +45,7 @@ import {
   REGISTERED_USER,
   REVOKED_API_TOKENS,
   SESSION,
+  SYNCED,
   USER_VIEW,
   VERIFIED_USER,
 } from './accounts.replies';
@@ -114,6 +116,20 @@ export class AuthController {
     const user = await this.queries.userById(userId.trim());
     if (!user) throw new DomainError('not_found', 'User not found');
     return ok({ user_id: user.id, username: user.username, handle: user.handle, role: user.role, is_banned: user.is_banned });
+  }
+
+  @Post('auth/sync-user')
+  @HttpCode(200)
+  @EnvelopeReply(200, SYNCED, 'the profile is on this node (created, or its display name updated)')
+  @Refusal(401, '`unverified node identity`: no key pinned for the node, another key named, or a signature that does not verify')
+  @Refusal(409, '`User exists on this node` (an account made here, or synced from another node), `Username already taken`')
+  @RateLimited('auth')
+  async syncUser(@Body() body: SyncUserRequest, @RequestContext() context: CommandContext): Promise<Envelope<{ synced: true }>> {
+    return ok(
+      await this.commands.execute(
+        new SyncUser({ nodeId: body.node_id, nodePublicKey: body.node_public_key, signature: body.signature, userData: body.user_data }, context),
+      ),
+    );
   }
 
   @Post('auth/api-token')

@@ -126,6 +126,26 @@ const ACCOUNT_HANDLERS = {
     change(event, writer, event.data.user_id, set);
   },
   UserRoleChanged: (event, writer) => change(event, writer, event.data.user_id, { role: event.data.role }),
+  UserSynced: (event, writer) => {
+    const d = event.data;
+    // a new synced account gets the whole document; a later sync of it changes the display name only
+    applyOnce(writer, USERS, d.user_id, event, {
+      $set: { display_name: d.display_name },
+      $setOnInsert: {
+        id: d.user_id,
+        username: d.username,
+        username_key: d.username.toLowerCase(),
+        email: null,
+        role: d.role,
+        user_type: d.user_type,
+        device_id: null,
+        recovery_code_hash: null,
+        created_at: d.at,
+        last_active_at: null,
+        ...NEW_PROFILE,
+      },
+    });
+  },
 } satisfies ProjectionHandlers;
 
 export const usersProjection = defineProjection({
