@@ -148,9 +148,9 @@ describe('user', () => {
   });
 
   describe('synced profiles', () => {
-    const sync = (role: 'admin' | 'user' = 'user'): UserCommand => ({
+    const sync = (role: 'admin' | 'user' = 'user', userId = 'r1'): UserCommand => ({
       kind: 'syncProfile',
-      userId: 'r1',
+      userId,
       username: 'remote',
       displayName: 'Remote',
       userType: 'human',
@@ -167,7 +167,7 @@ describe('user', () => {
         }));
 
     it('given an account made here, when a peer syncs it, then it is refused', () =>
-      given(registered).when({ ...sync(), userId: 'u1' }).thenRefused('conflict', 'User exists on this node'));
+      given(registered).when(sync('user', 'u1')).thenRefused('conflict', 'User exists on this node'));
   });
 
   describe('profile edits', () => {
