@@ -277,10 +277,10 @@ function existing(state: UserState): UserAccount {
   return state;
 }
 
-/** The account of a signed-in user, refused with 401 once banned or erased. */
-function usable(state: UserState, message: string): UserAccount {
-  if (state.status === 'none' || state.anonymized) throw new DomainError('unauthenticated', message);
-  if (state.banned) throw new DomainError('unauthenticated', message === INVALID_REFRESH_TOKEN ? ACCOUNT_BANNED : message);
+/** The account a refresh token belongs to, refused with 401 once erased (as an unknown token) or banned. */
+function refreshable(state: UserState): UserAccount {
+  if (state.status === 'none' || state.anonymized) throw new DomainError('unauthenticated', INVALID_REFRESH_TOKEN);
+  if (state.banned) throw new DomainError('unauthenticated', ACCOUNT_BANNED);
   return state;
 }
 
@@ -352,7 +352,7 @@ function decide(command: UserCommand, state: UserState, now: Date): UserEvent[] 
         },
       ];
     case 'refreshSession': {
-      const account = usable(state, INVALID_REFRESH_TOKEN);
+      const account = refreshable(state);
       const expiry = account.refreshTokens[command.presentedTokenId];
       if (!expiry || expiry <= at) throw new DomainError('unauthenticated', INVALID_REFRESH_TOKEN);
       return [

@@ -9,6 +9,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DomainError } from '../../aggregates/shared/domain-error';
+import { Clock } from '../../infrastructure/clock';
 import { Authenticated, OptionalViewer } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser, Viewer } from '../accounts/auth/current-user.decorator';
@@ -61,6 +62,7 @@ export class UsersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: SocialQueries,
+    private readonly clock: Clock,
   ) {}
 
   @Get('users')
@@ -233,7 +235,7 @@ export class UsersController {
       this.queries.followIds(user.id, 'following'),
       this.queries.followIds(user.id, 'followers'),
     ]);
-    return ok({ user: toUserView(user, true), ...content, following, followers, exported_at: new Date().toISOString() });
+    return ok({ user: toUserView(user, true), ...content, following, followers, exported_at: this.clock.now().toISOString() });
   }
 
   @Delete('users/:id/data')
