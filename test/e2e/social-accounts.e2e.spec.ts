@@ -272,6 +272,9 @@ describe('social accounts', () => {
       await Promise.all(Array.from({ length: 8 }, () => t.request('POST', `/api/social/users/${quinn.id}/follow`, { token: pam.token })));
       await settled(t);
       expect((await t.request('GET', `/api/social/users/${quinn.id}/followers`)).body.meta.total).toBe(1);
+      const users = t.app.get<ReadStore>(READ_STORE).collection('users');
+      expect(await users.findOne({ _id: quinn.id })).toMatchObject({ follower_count: 1 });
+      expect(await users.findOne({ _id: pam.id })).toMatchObject({ following_count: 1 });
       const notes = await t.request('GET', '/api/social/notifications', { token: quinn.token });
       expect(notes.body.meta.total).toBe(1);
     });
