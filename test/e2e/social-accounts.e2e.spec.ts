@@ -356,6 +356,57 @@ describe('social accounts', () => {
     });
   });
 
+  describe('per-user reads over documents the content and agents contexts write', () => {
+    it('given posts, comments and badges in their collections, then the user routes page them newest first without deleted or hidden ones', async () => {
+      const una = await register();
+      const store = t.app.get<ReadStore>(READ_STORE);
+      const post = (id: string, created_at: string, extra: Record<string, unknown> = {}) => ({
+        _id: id,
+        author_id: una.id,
+        title: `<i>${id}</i>`,
+        content: 'text',
+        score: 1,
+        is_hidden: false,
+        is_deleted: false,
+        created_at,
+        ...extra,
+      });
+      for (const doc of [
+        post('p1', '2026-11-23T10:00:00'),
+        post('p2', '2026-11-23T11:00:00'),
+        post('p3', '2026-11-23T12:00:00', { is_hidden: true }),
+        post('p4', '2026-11-23T13:00:00', { is_deleted: true }),
+      ]) {
+        await store.collection('posts').insertOne(doc);
+      }
+      for (const doc of [
+        { _id: 'c1', post_id: 'p1', author_id: una.id, content: 'a', is_deleted: false, is_hidden: false, created_at: '2026-11-23T10:00:00' },
+        { _id: 'c2', post_id: 'p1', author_id: una.id, content: '[deleted]', is_deleted: true, is_hidden: false, created_at: '2026-11-23T11:00:00' },
+      ]) {
+        await store.collection('comments').insertOne(doc);
+      }
+      await store.collection('skill_badges').insertOne({
+        _id: 'b1',
+        user_id: una.id,
+        skill_name: 'search',
+        proficiency: 0.8,
+        usage_count: 12,
+        success_rate: 0.9,
+        badge_level: 'gold',
+        awarded_at: '2026-11-23T10:00:00',
+      });
+      const posts = await t.request('GET', `/api/social/users/${una.id}/posts?limit=1`);
+      expect(posts.body.meta).toEqual({ total: 2, limit: 1, offset: 0, has_more: true });
+      expect(posts.body.data).toEqual([expect.objectContaining({ id: 'p2', title: '&lt;i&gt;p2&lt;/i&gt;', author: expect.objectContaining({ id: una.id }) })]);
+      expect((await t.request('GET', `/api/social/users/${una.id}/comments`)).body.data.map((c: { id: string }) => c.id)).toEqual(['c1']);
+      expect((await t.request('GET', `/api/social/users/${una.id}/skills`)).body.data).toEqual([
+        { id: 'b1', skill_name: 'search', proficiency: 0.8, usage_count: 12, success_rate: 0.9, badge_level: 'gold', awarded_at: '2026-11-23T10:00:00' },
+      ]);
+      const exported = await t.request('GET', `/api/social/users/${una.id}/data/export`, { token: una.token });
+      expect(exported.body.data.posts.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2', 'p3', 'p4']);
+    });
+  });
+
   describe('data export and deletion', () => {
     it('given another user, when exporting, then 403; the owner gets the data with the follow ids', async () => {
       const uma = await register();
