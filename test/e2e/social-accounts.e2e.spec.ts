@@ -439,6 +439,17 @@ describe('social accounts', () => {
     });
   });
 
+  describe('a guest’s deletion', () => {
+    it('given an erased guest, then its device may register a new guest', async () => {
+      const device = uniqueName('device');
+      const first = await t.request('POST', '/api/social/auth/guest-register', { body: { guest_name: 'Gil', device_id: device } });
+      await t.request('DELETE', `/api/social/users/${first.body.data.user.id}/data`, { token: first.body.data.token });
+      const again = await t.request('POST', '/api/social/auth/guest-register', { body: { guest_name: 'Gil', device_id: device } });
+      expect(again.status).toBe(201);
+      expect(again.body.data.user.id).not.toBe(first.body.data.user.id);
+    });
+  });
+
   describe('admin users and logs', () => {
     it('given an admin, then the user list carries is_banned and email, newest first', async () => {
       const yan = await register();

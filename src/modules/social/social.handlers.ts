@@ -13,7 +13,7 @@ import { followDecider, followStreamId } from '../../aggregates/social/follow';
 import { notificationInboxDecider, notificationInboxStreamId } from '../../aggregates/social/notification-inbox';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { Claims, userRecordOf } from '../accounts/accounts.handlers';
-import { toUserView, type UserView } from '../accounts/accounts.queries';
+import { AccountsQueries, toUserView, type UserView } from '../accounts/accounts.queries';
 import {
   AdminUpdateUser,
   AnonymizeUser,
@@ -112,6 +112,7 @@ export class AnonymizeUserHandler implements ICommandHandler<AnonymizeUser> {
   constructor(
     private readonly executor: CommandExecutor,
     private readonly claims: Claims,
+    private readonly accounts: AccountsQueries,
   ) {}
 
   async execute({ payload: { userId, requestedBy }, context }: AnonymizeUser): Promise<{ anonymized: true; user_id: string; message: string }> {
@@ -119,12 +120,15 @@ export class AnonymizeUserHandler implements ICommandHandler<AnonymizeUser> {
     if (before.status === 'none') throw new DomainError('not_found', 'User not found');
     const reply = { anonymized: true as const, user_id: userId, message: 'Your personal data has been deleted; your posts remain, anonymised' };
     if (before.anonymized) return reply;
+    // a guest's device claim, located before the erasure empties the read model (the claim stream checks the owner)
+    const deviceId = before.status === 'guest' ? ((await this.accounts.userById(userId))?.device_id ?? null) : null;
     const username = anonymousUsername(userId);
     await this.claims.claim('username', username, userId, context);
     await this.executor.execute(userDecider, userStreamId(userId), { kind: 'anonymize', username, requestedBy }, context);
     await this.claims.release('username', before.username, userId, context);
     if (before.status === 'registered' && before.email) await this.claims.release('email', before.email, userId, context);
     if (before.handle) await this.claims.release('handle', before.handle, userId, context);
+    if (deviceId) await this.claims.release('device', deviceId, userId, context);
     return reply;
   }
 }
