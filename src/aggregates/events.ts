@@ -25,6 +25,8 @@ import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { FollowEvent } from './social/follow';
+import type { NotificationInboxEvent } from './social/notification-inbox';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -47,7 +49,9 @@ export type AnyDomainEvent =
   | A2aTaskEvent
   | IntegrityChallengeEvent
   | NodeStandingEvent
-  | ContentEvent;
+  | ContentEvent
+  | FollowEvent
+  | NotificationInboxEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -72,6 +72,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   jwtSecret: string | null;
   jwtTtlSeconds: number;
+  /** refresh tokens' lifetime (REFRESH_TOKEN_TTL_SECONDS, 7 days by default: social-routes §0.2) */
+  refreshTtlSeconds: number;
   adminUsernames: string[];
   passwordHashMemoryKib: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     jwtSecret: jwtSecret(env),
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 24 * 3600, 60, 90 * 24 * 3600),
+    refreshTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     adminUsernames: list(env, 'SVC_ADMIN_USERS'),
     passwordHashMemoryKib: integer(env, 'PASSWORD_HASH_MEMORY_KIB', 19456, 1024, 1024 * 1024),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose', 'silent'] as const, 'log'),

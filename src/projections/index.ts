@@ -4,6 +4,7 @@ import { a2aAgentsProjection } from './a2a/a2a-agents.projection';
 import { a2aTasksProjection } from './a2a/a2a-tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
+import { apiTokensProjection } from './accounts/api-tokens.projection';
 import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
 import { usersProjection } from './accounts/users.projection';
 import { chatSpendProjection } from './chat/chat-spend.projection';
@@ -24,11 +25,14 @@ import { communitiesProjection } from './content/communities.projection';
 import { postsProjection } from './content/posts.projection';
 import { reportsProjection } from './content/reports.projection';
 import { votesProjection } from './content/votes.projection';
+import { followsProjection } from './social/follows.projection';
+import { notificationsProjection } from './social/notifications.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
   revokedTokensProjection,
   apiKeysProjection,
+  apiTokensProjection,
   accountStatsProjection,
   contestLeaderboardProjection,
   computeSettingsProjection,
@@ -50,4 +54,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   commentsProjection,
   communitiesProjection,
   reportsProjection,
+  followsProjection,
+  notificationsProjection,
 ];

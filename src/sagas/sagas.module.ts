@@ -13,6 +13,7 @@
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
  * - EncounterNotificationRelay: encounter events → per-user messages on the encounter topics.
+ * - SocialNotificationRelay: new notifications → per-user messages on `com.svc.social`.
  * - PeerGossipRelay: this node's PeerNodeRecordUpdated, ComputeProviderJoined → `<prefix>.compute.peer-nodes`.
  *
  * Listeners (bus consumers):
@@ -47,11 +48,12 @@ import { HiveWorker } from './hive-worker.listener';
 import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
+import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
 const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
 
-const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay];
+const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
 const WORKERS = [
   HiveWorker,
