@@ -3,11 +3,11 @@
  * §2, §11, §12): refresh rotation, api_tokens, bans, profiles, handles, the
  * follow graph, notifications, admin of accounts, and their races.
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { recordPeerNode } from '../../src/projections/compute/peer-nodes.read-model';
-import { canonicalJson } from '../../src/modules/common/node-signing-key';
+import { NodeKey } from '../../src/infrastructure/node-identity/node-key';
+import { signValue } from '../../src/modules/common/node-signing-key';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
 
@@ -105,9 +105,8 @@ describe('social accounts', () => {
   });
 
   describe('sync-user (node to node)', () => {
-    const peer = generateKeyPairSync('ed25519');
-    const peerKey = peer.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-    const signed = (data: Record<string, unknown>, key = peer.privateKey) => sign(null, Buffer.from(canonicalJson(data)), key).toString('base64');
+    const peer = NodeKey.generate();
+    const signed = (data: Record<string, unknown>, key = peer) => signValue(key, data);
     const report = (nodeId: string, publicKey: string, position: number) => ({
       node_id: nodeId,
       node_tier: 'regional',
@@ -120,9 +119,9 @@ describe('social accounts', () => {
 
     beforeAll(async () => {
       const store = t.app.get<ReadStore>(READ_STORE);
-      await recordPeerNode(store, report('peer-one', peerKey, 1));
+      await recordPeerNode(store, report('peer-one', peer.publicKeyHex, 1));
       // a later report naming another key does not replace the pinned one
-      const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+      const other = NodeKey.generate().publicKeyHex;
       await recordPeerNode(store, report('peer-one', other, 2));
     });
 
@@ -140,7 +139,7 @@ describe('social accounts', () => {
 
     it('given a bad signature, an unknown node or another key named, then 401 `unverified node identity`', async () => {
       const userData = { id: `remote-${uniqueName()}`, username: uniqueName('remote') };
-      const forged = signed(userData, generateKeyPairSync('ed25519').privateKey);
+      const forged = signed(userData, NodeKey.generate());
       for (const body of [
         { node_id: 'peer-one', user_data: userData, signature: forged },
         { node_id: 'peer-unknown', user_data: userData, signature: signed(userData) },

@@ -1,48 +1,12 @@
 /**
- * This node's identity key (Ed25519): generated on first start and kept in
- * DATA_DIR (`node-key.pem`, mode 0600). Its public half travels with the
- * peer gossip, so peers pin it as this node's registered key; what this node
- * sends another node (a synced user profile, social-routes §1 sync-user) it
- * signs with the private half, and the receiver verifies against the pinned
- * key (`verifyNodeSignature`).
+ * What a node signs for another node outside a signed request (a synced user
+ * profile, social-routes §1 sync-user): the canonical JSON of a value, signed
+ * with this node's one identity key (`NodeKey`, src/infrastructure/node-identity/;
+ * provided once, here in CommonModule). Its public half (32 bytes, hex)
+ * travels with the peer gossip, so peers pin it as this node's registered key
+ * and verify against it (`verifyNodeSignature`).
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
-
-export const NODE_KEY_FILE = 'node-key.pem';
-
-@Injectable()
-export class NodeSigningKey {
-  private readonly privateKey: KeyObject;
-  /** SPKI DER, base64: what peers pin */
-  readonly publicKey: string;
-
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.privateKey = createPrivateKey(NodeSigningKey.persistedPem(config.dataDir));
-    this.publicKey = createPublicKey(this.privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
-  }
-
-  /** The base64 Ed25519 signature of `canonicalJson(value)`. */
-  sign(value: unknown): string {
-    return sign(null, Buffer.from(canonicalJson(value)), this.privateKey).toString('base64');
-  }
-
-  private static persistedPem(dataDir: string): string {
-    const file = join(dataDir, NODE_KEY_FILE);
-    if (existsSync(file)) return readFileSync(file, 'utf8');
-    mkdirSync(dataDir, { recursive: true });
-    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    try {
-      writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
-      return pem;
-    } catch {
-      return readFileSync(file, 'utf8'); // another process of this node wrote it first
-    }
-  }
-}
+import { verifySignature, type NodeKey } from '../../infrastructure/node-identity/node-key';
 
 /** JSON with object keys sorted at every level: the bytes a signature covers. */
 export function canonicalJson(value: unknown): string {
@@ -56,13 +20,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** Whether `signature` (base64) is the Ed25519 signature of `canonicalJson(value)` by the key `publicKey` (SPKI DER, base64). */
-export function verifyNodeSignature(publicKey: string, value: unknown, signature: string): boolean {
-  try {
-    const key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-    if (key.asymmetricKeyType !== 'ed25519') return false;
-    return verify(null, Buffer.from(canonicalJson(value)), key, Buffer.from(signature, 'base64'));
-  } catch {
-    return false;
-  }
+/** The node's Ed25519 signature (hex) of `canonicalJson(value)`. */
+export function signValue(key: NodeKey, value: unknown): string {
+  return key.sign(canonicalJson(value));
+}
+
+/** Whether `signatureHex` is the Ed25519 signature of `canonicalJson(value)` by `publicKeyHex` (32 bytes, hex). */
+export function verifyNodeSignature(publicKeyHex: string, value: unknown, signatureHex: string): boolean {
+  return verifySignature(publicKeyHex, canonicalJson(value), signatureHex);
 }

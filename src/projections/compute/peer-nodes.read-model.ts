@@ -20,7 +20,7 @@ export interface PeerNodeDoc extends Doc {
   joined?: boolean;
   origin_position?: number;
   last_seen_at?: string;
-  /** the peer's identity key (Ed25519, SPKI DER base64), pinned the first time it is seen: a later report cannot replace it */
+  /** the peer's identity key (Ed25519, 32 bytes hex, as GET /integrity/public-key shows it), pinned the first time it is seen: a later report cannot replace it */
   public_key?: string;
 }
 
