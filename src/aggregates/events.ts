@@ -6,6 +6,9 @@
  */
 import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
+import type { AgentEvent } from './agents/agent';
+import type { SharedRecipeEvent } from './agents/shared-recipe';
+import type { TaskEvent } from './agents/task';
 import type { ClaimEvent } from './accounts/claim';
 import type { UserEvent } from './accounts/user.events';
 import type { ChatEvent } from './chat/chat.events';
@@ -41,7 +44,10 @@ export type AnyDomainEvent =
   | WalletEvent
   | EncounterEvent
   | GoalEvent
-  | A2aTaskEvent;
+  | A2aTaskEvent
+  | AgentEvent
+  | TaskEvent
+  | SharedRecipeEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

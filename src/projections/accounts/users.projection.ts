@@ -13,6 +13,7 @@
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
+import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
@@ -141,5 +142,6 @@ export const usersProjection = defineProjection({
   ],
   on: {
     ...ACCOUNT_HANDLERS,
+    ...AGENTS_USER_HANDLERS,
   },
 });
