@@ -4,6 +4,7 @@ import type { ProcessRole } from './infrastructure/process-role';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
 import { ChatModule } from './modules/chat/chat.module';
@@ -25,7 +26,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AgentsModule, SagasModule],
     };
   }
 }

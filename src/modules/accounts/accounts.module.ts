@@ -52,6 +52,6 @@ import { TokenService } from './auth/token.service';
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
   ],
-  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
+  exports: [Claims, AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
 })
 export class AccountsModule {}

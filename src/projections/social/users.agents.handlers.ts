@@ -12,19 +12,33 @@
  */
 import { taskKarma } from '../../aggregates/agents/karma';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
-import { USERS, type UserDoc, updateUser } from '../accounts/users.projection';
+import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
+import { applyOnce } from '../support/apply-once';
 import type { ProjectionHandlers, RecordedOf } from '../support/define-projection';
 
-/** Fields this map adds to a user document (beside the §0.5 record's). */
-export interface AgentUserFields {
+/**
+ * The `users` collection and the fields of its documents this map reads
+ * (users.projection.ts imports this file, so importing it back would be a
+ * cycle; the names are the same).
+ */
+const USERS = 'users';
+interface UserFields extends Doc {
+  user_type: string;
+  completed_tasks?: number;
   failed_tasks?: number;
   skill_count?: number;
+  task_karma?: number;
+  _pos?: number;
 }
+
+/** A later change to an account's document: never creates one (`updateUser` of users.projection.ts). */
+const updateUser = (event: { position: number }, writer: ProjectionWriter, userId: string, update: Update): void =>
+  applyOnce(writer, USERS, userId, event, update, { upsert: false });
 
 async function finished(event: RecordedOf<'TaskCompleted' | 'TaskFailed'>, writer: ProjectionWriter): Promise<void> {
   const assignee = event.data.assignee_id;
   if (!assignee) return;
-  const doc = await writer.reads.collection<UserDoc & AgentUserFields>(USERS).findOne({ _id: assignee });
+  const doc = await writer.reads.collection<UserFields>(USERS).findOne({ _id: assignee });
   if (!doc || Number(doc._pos ?? -1) >= event.position) return;
   const completed = (doc.completed_tasks ?? 0) + (event.type === 'TaskCompleted' ? 1 : 0);
   const failed = (doc.failed_tasks ?? 0) + (event.type === 'TaskFailed' ? 1 : 0);

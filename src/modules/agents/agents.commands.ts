@@ -1,0 +1,118 @@
+/**
+ * Commands of the agents context (agents, tasks, shared recipes), dispatched
+ * on the @nestjs/cqrs CommandBus. The acting user always comes from the
+ * credential; payloads are typed from the decider commands where the handler
+ * does not derive them.
+ */
+import type { AgentCommand, Platform } from '../../aggregates/agents/agent';
+import type { RecipeSharedData } from '../../aggregates/agents/shared-recipe';
+import type { Actor } from '../../aggregates/agents/task';
+import type { CommandInput } from '../../aggregates/shared/decider';
+import type { UserView } from '../accounts/accounts.queries';
+import { DomainCommand } from '../common/domain-command';
+import type { TaskDoc } from '../../projections/agents/tasks.projection';
+
+export type AgentUserView = UserView & { skills: string[]; platform: string };
+export type CreatedAgent = AgentUserView & { api_token: string };
+
+export interface CreateAgentPayload {
+  ownerId: string;
+  /** exactly one of the two: a 2-word local name (completed by the owner's handle) or a 3-word global name */
+  localName: string | null;
+  name: string | null;
+  description: string;
+  personality: string;
+  skills: string[];
+  agentId: string | null;
+}
+
+export class CreateAgent extends DomainCommand<CreateAgentPayload, CreatedAgent> {}
+
+export interface SpecializationReply {
+  specialization: string;
+  spec_tier: number;
+  tree_name: string;
+  tree_description: string;
+}
+
+export class SpecializeAgent extends DomainCommand<{ agentUserId: string; actor: Actor } & CommandInput<AgentCommand, 'specialize'>, SpecializationReply> {}
+
+export interface CollaborationView {
+  id: string;
+  agent_id: string;
+  other_agent_id: string;
+  collaboration_type: string;
+  quality_score: number;
+  task_id: string | null;
+  created_at: string;
+}
+
+export class Collaborate extends DomainCommand<
+  { agentUserId: string; actor: Actor } & Omit<CommandInput<AgentCommand, 'collaborate'>, 'collaborationId'>,
+  CollaborationView
+> {}
+
+/** The Task record (social-routes §0.5). */
+export interface TaskView {
+  id: string;
+  post_id: string;
+  requester_id: string;
+  assignee_id: string | null;
+  task_description: string;
+  status: TaskDoc['status'];
+  result: string | null;
+  ledger_key: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export class CreateTask extends DomainCommand<{ requesterId: string; postId: string; description: string }, TaskView> {}
+
+export class AssignTask extends DomainCommand<{ taskId: string; actor: Actor; assigneeId: string }, TaskView> {}
+
+export class FinishTask extends DomainCommand<{ taskId: string; actor: Actor; result: string; success: boolean }, TaskView> {}
+
+export interface RecipeView {
+  id: string;
+  post_id: string;
+  recipe_file: string;
+  prompt_id: number;
+  flow_id: number;
+  persona: string;
+  action_summary: string;
+  fork_count: number;
+  created_at: string;
+}
+
+/** The post a shared recipe is presented by (social-routes §0.5 Post, the fields a new recipe post has). */
+export interface RecipePostView {
+  id: string;
+  author_id: string;
+  community_id: string | null;
+  title: string;
+  content: string;
+  content_type: 'recipe';
+  recipe_ref: string;
+  created_at: string;
+}
+
+export class ShareRecipe extends DomainCommand<
+  Pick<RecipeSharedData, 'author_id' | 'title' | 'description' | 'community' | 'recipe_file' | 'persona' | 'action_summary'>,
+  { post: RecipePostView; recipe: RecipeView }
+> {}
+
+export class ForkRecipe extends DomainCommand<{ recipeId: string; forkedBy: string }, { forked: true; recipe_file: string; fork_count: number }> {}
+
+export interface RegisterBotPayload {
+  botId: string;
+  botName: string;
+  platform: Platform;
+  description: string;
+  capabilities: string[];
+  callbackUrl: string | null;
+}
+
+export class RegisterBot extends DomainCommand<RegisterBotPayload, { user_id: string; username: string; api_token: string; platform: Platform; existing: boolean }> {}
+
+/** Credits XP to an agent once per source (the evolution saga, for a completed task). */
+export class CreditAgentXp extends DomainCommand<{ agentUserId: string } & CommandInput<AgentCommand, 'gainXp'>, void> {}

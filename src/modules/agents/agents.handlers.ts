@@ -1,0 +1,301 @@
+/**
+ * Command handlers of the agents context. Each runs its decider through the
+ * CommandExecutor and replies from the outcome. Facts a decision needs about
+ * other aggregates (an assignee's type and owner) are read from their own
+ * streams, never from a read model that may lag; a read model is used only to
+ * locate (an owner's handle, which the owner sets before naming agents).
+ */
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AGENT_NOT_FOUND, agentDecider, agentStreamId, type AgentCreatedData, type AgentState, SPECIALIZATION_TREES } from '../../aggregates/agents/agent';
+import { checkGlobalName, checkLocalName, type NameCheck } from '../../aggregates/agents/agent-names';
+import { sharedRecipeDecider, sharedRecipeStreamId } from '../../aggregates/agents/shared-recipe';
+import { type Actor, type Assignee, taskDecider, taskStreamId, type TaskState } from '../../aggregates/agents/task';
+import { userDecider } from '../../aggregates/accounts/user';
+import { userStreamId } from '../../aggregates/accounts/user.events';
+import { leftIn, type EventOfType } from '../../aggregates/shared/decider';
+import { DomainError } from '../../aggregates/shared/domain-error';
+import { IssueApiKey, type IssuedApiKey } from '../accounts/accounts.commands';
+import { Claims } from '../accounts/accounts.handlers';
+import { toUserView } from '../accounts/accounts.queries';
+import { CommandExecutor, type CommandContext } from '../common/command-executor';
+import {
+  Collaborate,
+  type CollaborationView,
+  CreateAgent,
+  type CreatedAgent,
+  CreateTask,
+  CreditAgentXp,
+  FinishTask,
+  ForkRecipe,
+  AssignTask,
+  ShareRecipe,
+  SpecializeAgent,
+  type SpecializationReply,
+  type TaskView,
+} from './agents.commands';
+import { AgentsQueries, toRecipeView, toTaskView } from './agents.queries';
+import { escapeHtml } from '../common/html-escape';
+
+export const AGENT_NAME_TAKEN = 'Agent name already taken';
+export const NOT_YOUR_AGENT = 'Not your agent';
+
+function taskViewOf(state: TaskState): TaskView {
+  if (state.status === 'none') throw new DomainError('not_found', 'Task not found');
+  return toTaskView({
+    id: state.taskId,
+    post_id: state.postId,
+    requester_id: state.requesterId,
+    assignee_id: state.status === 'open' ? null : (state.assignee?.id ?? null),
+    task_description: state.description,
+    status: state.status,
+    result: state.status === 'completed' || state.status === 'failed' ? state.result : null,
+    ledger_key: state.ledgerKey,
+    created_at: state.createdAt,
+    completed_at: state.status === 'completed' || state.status === 'failed' ? state.completedAt : null,
+  });
+}
+
+/**
+ * Registers an agent account: claims the global name as the username (the
+ * claim stream makes two concurrent creations of one name end in one
+ * account), writes the user stream (user_type agent, no e-mail, no password:
+ * it cannot log in), then the agent stream, then issues its long-lived
+ * credential (an API key: `api_token`).
+ */
+@Injectable()
+export class AgentAccounts {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly claims: Claims,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async register(globalName: string, profile: Omit<AgentCreatedData, 'agent_user_id' | 'username' | 'created_at'>, context: CommandContext): Promise<CreatedAgent> {
+    const userId = randomUUID();
+    try {
+      await this.claims.claim('username', globalName, userId, context);
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'conflict') throw new DomainError('invalid', AGENT_NAME_TAKEN);
+      throw error;
+    }
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(userId),
+      {
+        kind: 'register',
+        registration: { user_id: userId, username: globalName, email: '', display_name: profile.display_name, role: 'agent', user_type: 'agent', password_hash: '' },
+      },
+      context,
+    );
+    const account = leftIn(state, 'registered');
+    await this.executor.execute(agentDecider, agentStreamId(userId), { kind: 'create', profile: { ...profile, agent_user_id: userId, username: globalName } }, context);
+    const key: IssuedApiKey = await this.commands.execute(new IssueApiKey({ userId, name: `agent ${globalName}`.slice(0, 100), tier: 'free', allowedOrigins: [] }, context));
+    const view = toUserView(
+      {
+        id: userId,
+        username: globalName,
+        email: null,
+        display_name: account.displayName,
+        role: account.role,
+        user_type: 'agent',
+        created_at: account.registeredAt,
+        last_active_at: null,
+        local_name: profile.local_name,
+        agent_id: profile.agent_id,
+        owner_id: profile.owner_id,
+        bio: profile.description,
+      },
+      false,
+    );
+    return { ...view, skills: profile.skills.map((s) => escapeHtml(s)), platform: profile.platform, api_token: key.key };
+  }
+}
+
+@CommandHandler(CreateAgent)
+export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
+  constructor(
+    private readonly queries: AgentsQueries,
+    private readonly accounts: AgentAccounts,
+  ) {}
+
+  async execute({ payload, context }: CreateAgent): Promise<CreatedAgent> {
+    const owner = await this.queries.userById(payload.ownerId);
+    if (!owner) throw new DomainError('not_found', 'User not found');
+    const check: NameCheck = payload.localName !== null ? checkLocalName(payload.localName, owner.handle) : checkGlobalName(payload.name ?? '');
+    if (!check.valid) throw new DomainError('invalid', check.error);
+    return this.accounts.register(
+      check.globalName,
+      {
+        owner_id: owner.id,
+        local_name: payload.localName !== null ? check.name : null,
+        display_name: payload.localName !== null ? check.name : check.globalName,
+        description: payload.description,
+        personality: payload.personality,
+        skills: payload.skills,
+        platform: 'generic',
+        agent_id: payload.agentId,
+      },
+      context,
+    );
+  }
+}
+
+/** The owner of an agent, or an admin; otherwise 403 `Not your agent`. */
+function ownedBy(state: AgentState, actor: Actor): Extract<AgentState, { status: 'active' }> {
+  if (state.status !== 'active') throw new DomainError('not_found', AGENT_NOT_FOUND);
+  if (!actor.isAdmin && state.ownerId !== actor.id && state.agentUserId !== actor.id) throw new DomainError('forbidden', NOT_YOUR_AGENT);
+  return state;
+}
+
+@CommandHandler(SpecializeAgent)
+export class SpecializeAgentHandler implements ICommandHandler<SpecializeAgent> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { agentUserId, actor, tree }, context }: SpecializeAgent): Promise<SpecializationReply> {
+    const streamId = agentStreamId(agentUserId);
+    ownedBy((await this.executor.load(agentDecider, streamId)).state, actor);
+    const { events } = await this.executor.execute(agentDecider, streamId, { kind: 'specialize', tree }, context);
+    const [specialized] = events as EventOfType<(typeof events)[number], 'AgentSpecialized'>[];
+    const chosen = SPECIALIZATION_TREES[specialized.data.tree];
+    return { specialization: specialized.data.specialization, spec_tier: specialized.data.spec_tier, tree_name: specialized.data.tree, tree_description: chosen.description };
+  }
+}
+
+@CommandHandler(Collaborate)
+export class CollaborateHandler implements ICommandHandler<Collaborate> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: Collaborate): Promise<CollaborationView> {
+    const streamId = agentStreamId(payload.agentUserId);
+    ownedBy((await this.executor.load(agentDecider, streamId)).state, payload.actor);
+    const other = await this.executor.load(agentDecider, agentStreamId(payload.otherAgentId));
+    if (other.state.status !== 'active') throw new DomainError('not_found', 'Other agent not found');
+    const { events } = await this.executor.execute(
+      agentDecider,
+      streamId,
+      {
+        kind: 'collaborate',
+        collaborationId: randomUUID(),
+        otherAgentId: payload.otherAgentId,
+        collaborationType: payload.collaborationType,
+        qualityScore: payload.qualityScore,
+        taskId: payload.taskId,
+      },
+      context,
+    );
+    const collaborated = events.find((e): e is EventOfType<(typeof events)[number], 'AgentCollaborated'> => e.type === 'AgentCollaborated')!;
+    const d = collaborated.data;
+    return {
+      id: d.collaboration_id,
+      agent_id: d.agent_user_id,
+      other_agent_id: d.other_agent_id,
+      collaboration_type: escapeHtml(d.collaboration_type),
+      quality_score: d.quality_score,
+      task_id: d.task_id,
+      created_at: d.at,
+    };
+  }
+}
+
+@CommandHandler(CreditAgentXp)
+export class CreditAgentXpHandler implements ICommandHandler<CreditAgentXp> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { agentUserId, source, reason, xp }, context }: CreditAgentXp): Promise<void> {
+    const streamId = agentStreamId(agentUserId);
+    if ((await this.executor.load(agentDecider, streamId)).state.status !== 'active') return; // an agent without a profile earns nothing
+    await this.executor.execute(agentDecider, streamId, { kind: 'gainXp', source, reason, xp }, context, { readYourWrites: false });
+  }
+}
+
+@CommandHandler(CreateTask)
+export class CreateTaskHandler implements ICommandHandler<CreateTask> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: CreateTask): Promise<TaskView> {
+    const taskId = randomUUID();
+    const { state } = await this.executor.execute(
+      taskDecider,
+      taskStreamId(taskId),
+      { kind: 'create', taskId, postId: payload.postId, requesterId: payload.requesterId, description: payload.description },
+      context,
+      { newStream: true },
+    );
+    return taskViewOf(state);
+  }
+}
+
+@CommandHandler(AssignTask)
+export class AssignTaskHandler implements ICommandHandler<AssignTask> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { taskId, actor, assigneeId }, context }: AssignTask): Promise<TaskView> {
+    const { state: task } = await this.executor.load(taskDecider, taskStreamId(taskId));
+    if (task.status === 'none') throw new DomainError('not_found', 'Task not found');
+    const { state: user } = await this.executor.load(userDecider, userStreamId(assigneeId));
+    if (user.status === 'none') throw new DomainError('not_found', 'Assignee not found');
+    let ownerId: string | null = null;
+    if (user.userType === 'agent') {
+      const { state: agent } = await this.executor.load(agentDecider, agentStreamId(assigneeId));
+      ownerId = agent.status === 'active' ? agent.ownerId : null;
+    }
+    const assignee: Assignee = { id: user.userId, userType: user.userType, ownerId };
+    const { state } = await this.executor.execute(taskDecider, taskStreamId(taskId), { kind: 'assign', actor, assignee }, context);
+    return taskViewOf(state);
+  }
+}
+
+@CommandHandler(FinishTask)
+export class FinishTaskHandler implements ICommandHandler<FinishTask> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { taskId, actor, result, success }, context }: FinishTask): Promise<TaskView> {
+    const { state } = await this.executor.execute(taskDecider, taskStreamId(taskId), { kind: 'finish', actor, result, success }, context);
+    return taskViewOf(state);
+  }
+}
+
+@CommandHandler(ShareRecipe)
+export class ShareRecipeHandler implements ICommandHandler<ShareRecipe> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: ShareRecipe) {
+    const recipeId = randomUUID();
+    const postId = randomUUID();
+    const { events } = await this.executor.execute(
+      sharedRecipeDecider,
+      sharedRecipeStreamId(recipeId),
+      { kind: 'share', recipe: { ...payload, recipe_id: recipeId, post_id: postId } },
+      context,
+      { newStream: true },
+    );
+    const [shared] = events as EventOfType<(typeof events)[number], 'RecipeShared'>[];
+    const d = shared.data;
+    return {
+      post: {
+        id: d.post_id,
+        author_id: d.author_id,
+        community_id: d.community,
+        title: escapeHtml(d.title),
+        content: escapeHtml(d.description),
+        content_type: 'recipe' as const,
+        recipe_ref: escapeHtml(d.recipe_file),
+        created_at: d.created_at,
+      },
+      recipe: toRecipeView({ ...d, id: d.recipe_id, fork_count: 0 }),
+    };
+  }
+}
+
+@CommandHandler(ForkRecipe)
+export class ForkRecipeHandler implements ICommandHandler<ForkRecipe> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { recipeId, forkedBy }, context }: ForkRecipe) {
+    const { state } = await this.executor.execute(sharedRecipeDecider, sharedRecipeStreamId(recipeId), { kind: 'fork', forkedBy }, context);
+    const shared = leftIn(state, 'shared');
+    return { forked: true as const, recipe_file: escapeHtml(shared.recipeFile), fork_count: shared.forkCount };
+  }
+}
