@@ -182,7 +182,7 @@ function decide(command: TaskCommand, state: TaskState, now: Date): TaskEvent[] 
     }
     case 'finish': {
       const task = existing(state);
-      const assigneeId = task.status === 'assigned' ? task.assignee.id : null;
+      const assigneeId = task.status === 'open' ? null : (task.assignee?.id ?? null);
       const allowed = command.actor.isAdmin || command.actor.id === task.requesterId || command.actor.id === assigneeId;
       if (!allowed) throw new DomainError('forbidden', NOT_AUTHORIZED_TO_COMPLETE);
       const open = unfinished(task);
