@@ -48,6 +48,11 @@ const OPEN = new Set([
   'GET /agents/:agent_name',
   'GET /widget.js',
   'GET /embed/widget-object.js',
+  // the agents context's open and optional ("opt") routes: reads, and the name helpers
+  ...['/agents/suggest-names', '/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history']
+    .concat(['/agents/:id/collaborations', '/users/:id/agents', '/discovery/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes'])
+    .flatMap((path) => both(path).map((p) => `GET ${p}`)),
+  ...both('/agents/validate-name').map((path) => `POST ${path}`),
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
