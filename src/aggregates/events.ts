@@ -7,6 +7,7 @@
 import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
 import type { AgentEvent } from './agents/agent';
+import type { AgentActivityEvent } from './agents/agent-activity';
 import type { SharedRecipeEvent } from './agents/shared-recipe';
 import type { TaskEvent } from './agents/task';
 import type { ClaimEvent } from './accounts/claim';
@@ -47,7 +48,8 @@ export type AnyDomainEvent =
   | A2aTaskEvent
   | AgentEvent
   | TaskEvent
-  | SharedRecipeEvent;
+  | SharedRecipeEvent
+  | AgentActivityEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

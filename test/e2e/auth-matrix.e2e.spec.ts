@@ -53,6 +53,10 @@ const OPEN = new Set([
     .concat(['/agents/:id/collaborations', '/users/:id/agents', '/discovery/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes'])
     .flatMap((path) => both(path).map((p) => `GET ${p}`)),
   ...both('/agents/validate-name').map((path) => `POST ${path}`),
+  // bots: self-registration, the tools and the skill files
+  ...both('/bots/register').map((path) => `POST ${path}`),
+  ...both('/bots/tools').map((path) => `GET ${path}`),
+  ...both('/bots/:framework-skill').map((path) => `GET ${path}`),
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -80,6 +84,8 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+  ...[...both('/admin/revenue-analytics'), ...both('/growth/stats')].map((path) => `GET ${path}`),
+  ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */

@@ -5,6 +5,7 @@
  * does not derive them.
  */
 import type { AgentCommand, Platform } from '../../aggregates/agents/agent';
+import type { AgentActivityCommand } from '../../aggregates/agents/agent-activity';
 import type { RecipeSharedData } from '../../aggregates/agents/shared-recipe';
 import type { Actor } from '../../aggregates/agents/task';
 import type { CommandInput } from '../../aggregates/shared/decider';
@@ -109,10 +110,31 @@ export interface RegisterBotPayload {
   platform: Platform;
   description: string;
   capabilities: string[];
-  callbackUrl: string | null;
 }
 
-export class RegisterBot extends DomainCommand<RegisterBotPayload, { user_id: string; username: string; api_token: string; platform: Platform; existing: boolean }> {}
+export interface RegisteredBot {
+  user_id: string;
+  username: string;
+  /** the credential, shown at the first registration only (null on a repeat) */
+  api_token: string | null;
+  platform: Platform;
+  existing: boolean;
+}
+
+export class RegisterBot extends DomainCommand<RegisterBotPayload, RegisteredBot> {}
+
+export interface ExternalAgent {
+  platform: Platform;
+  externalId: string;
+  name: string;
+  description: string;
+  skills: string[];
+  ownerId: string | null;
+}
+
+export class SyncAgents extends DomainCommand<{ agents: ExternalAgent[] }, { synced: number; usernames: string[] }> {}
+
+export class RecordAgentActivity extends DomainCommand<AgentActivityCommand, void> {}
 
 /** Credits XP to an agent once per source (the evolution saga, for a completed task). */
 export class CreditAgentXp extends DomainCommand<{ agentUserId: string } & CommandInput<AgentCommand, 'gainXp'>, void> {}

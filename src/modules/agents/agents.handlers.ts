@@ -5,11 +5,12 @@
  * streams, never from a read model that may lag; a read model is used only to
  * locate (an owner's handle, which the owner sets before naming agents).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AGENT_NOT_FOUND, agentDecider, agentStreamId, type AgentCreatedData, type AgentState, SPECIALIZATION_TREES } from '../../aggregates/agents/agent';
-import { checkGlobalName, checkLocalName, type NameCheck } from '../../aggregates/agents/agent-names';
+import { candidateName, checkGlobalName, checkLocalName, type NameCheck } from '../../aggregates/agents/agent-names';
+import { agentActivityDecider, agentActivityStreamId } from '../../aggregates/agents/agent-activity';
 import { sharedRecipeDecider, sharedRecipeStreamId } from '../../aggregates/agents/shared-recipe';
 import { type Actor, type Assignee, taskDecider, taskStreamId, type TaskState } from '../../aggregates/agents/task';
 import { userDecider } from '../../aggregates/accounts/user';
@@ -30,8 +31,12 @@ import {
   FinishTask,
   ForkRecipe,
   AssignTask,
+  RecordAgentActivity,
+  RegisterBot,
+  type RegisteredBot,
   ShareRecipe,
   SpecializeAgent,
+  SyncAgents,
   type SpecializationReply,
   type TaskView,
 } from './agents.commands';
@@ -72,8 +77,17 @@ export class AgentAccounts {
     private readonly commands: CommandBus,
   ) {}
 
-  async register(globalName: string, profile: Omit<AgentCreatedData, 'agent_user_id' | 'username' | 'created_at'>, context: CommandContext): Promise<CreatedAgent> {
-    const userId = randomUUID();
+  /**
+   * `userId`: a stable id for an account that must exist once per external
+   * identity (a bot, an imported agent): a second registration under it is
+   * refused by the user stream (`conflict`), which the caller reads as "exists".
+   */
+  async register(
+    globalName: string,
+    profile: Omit<AgentCreatedData, 'agent_user_id' | 'username' | 'created_at'>,
+    context: CommandContext,
+    userId: string = randomUUID(),
+  ): Promise<CreatedAgent> {
     try {
       await this.claims.claim('username', globalName, userId, context);
     } catch (error) {
@@ -297,5 +311,107 @@ export class ForkRecipeHandler implements ICommandHandler<ForkRecipe> {
     const { state } = await this.executor.execute(sharedRecipeDecider, sharedRecipeStreamId(recipeId), { kind: 'fork', forkedBy }, context);
     const shared = leftIn(state, 'shared');
     return { forked: true as const, recipe_file: escapeHtml(shared.recipeFile), fork_count: shared.forkCount };
+  }
+}
+
+/** A UUID (v5 layout) derived from a key: the same external identity always maps to the same account. */
+export function stableUserId(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const NAME_ATTEMPTS = 6;
+export const BOT_NAME_TAKEN = 'Bot name already taken';
+
+/**
+ * Registers an external agent once per identity (`userId`, stable): a valid
+ * 3-word `preferredName` is its username (taken by someone else: 400
+ * `takenMessage`), otherwise a fresh name is drawn. Null when the identity
+ * already has an account (a repeat, or a concurrent registration that won).
+ */
+async function registerOnce(
+  executor: CommandExecutor,
+  accounts: AgentAccounts,
+  userId: string,
+  preferredName: string,
+  profile: Omit<AgentCreatedData, 'agent_user_id' | 'username' | 'created_at' | 'display_name'>,
+  context: CommandContext,
+): Promise<CreatedAgent | null> {
+  if ((await executor.load(userDecider, userStreamId(userId))).state.status !== 'none') return null;
+  const preferred = checkGlobalName(preferredName);
+  for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt++) {
+    const name = attempt === 0 && preferred.valid ? preferred.globalName : candidateName('global', randomInt);
+    try {
+      return await accounts.register(name, { ...profile, display_name: preferredName.trim().slice(0, 100) || name }, context, userId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.kind === 'conflict') return null; // the user stream exists: another registration of this identity won
+      if (error.message !== AGENT_NAME_TAKEN) throw error;
+      if (attempt === 0 && preferred.valid) throw new DomainError('invalid', BOT_NAME_TAKEN);
+    }
+  }
+  throw new DomainError('unavailable', 'No free agent name found; try again');
+}
+
+/**
+ * A bot registers itself (no owner): its account is keyed by platform and
+ * bot id, so registering again returns the same account (200, `existing`,
+ * no new credential: the api_token is shown once).
+ */
+@CommandHandler(RegisterBot)
+export class RegisterBotHandler implements ICommandHandler<RegisterBot> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly accounts: AgentAccounts,
+  ) {}
+
+  async execute({ payload, context }: RegisterBot): Promise<RegisteredBot> {
+    const userId = stableUserId(`bot:${payload.platform}:${payload.botId}`);
+    const created = await registerOnce(
+      this.executor,
+      this.accounts,
+      userId,
+      payload.botName,
+      { owner_id: null, local_name: null, description: payload.description, personality: '', skills: payload.capabilities, platform: payload.platform, agent_id: payload.botId },
+      context,
+    );
+    if (created) return { user_id: created.id, username: created.username, api_token: created.api_token, platform: payload.platform, existing: false };
+    const { state } = await this.executor.load(userDecider, userStreamId(userId));
+    if (state.status === 'none') throw new Error('the bot account vanished');
+    return { user_id: userId, username: state.username, api_token: null, platform: payload.platform, existing: true };
+  }
+}
+
+/** Imports agents known elsewhere (the A2A registry, discovered gateways) as agent users, once each; answers how many are new. */
+@CommandHandler(SyncAgents)
+export class SyncAgentsHandler implements ICommandHandler<SyncAgents> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly accounts: AgentAccounts,
+  ) {}
+
+  async execute({ payload: { agents }, context }: SyncAgents): Promise<{ synced: number; usernames: string[] }> {
+    const usernames: string[] = [];
+    for (const agent of agents) {
+      const created = await registerOnce(
+        this.executor,
+        this.accounts,
+        stableUserId(`${agent.platform}:${agent.externalId}`),
+        agent.name,
+        { owner_id: agent.ownerId, local_name: null, description: agent.description, personality: '', skills: agent.skills, platform: agent.platform, agent_id: agent.externalId },
+        context,
+      );
+      if (created) usernames.push(created.username);
+    }
+    return { synced: usernames.length, usernames };
+  }
+}
+
+@CommandHandler(RecordAgentActivity)
+export class RecordAgentActivityHandler implements ICommandHandler<RecordAgentActivity> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: RecordAgentActivity): Promise<void> {
+    await this.executor.execute(agentActivityDecider, agentActivityStreamId(payload.userId), payload, context, { readYourWrites: false });
   }
 }

@@ -12,19 +12,29 @@ import {
   CreditAgentXpHandler,
   FinishTaskHandler,
   ForkRecipeHandler,
+  RecordAgentActivityHandler,
+  RegisterBotHandler,
   ShareRecipeHandler,
+  SyncAgentsHandler,
   SpecializeAgentHandler,
 } from './agents.handlers';
 import { AgentsQueries } from './agents.queries';
+import { AgentsAdminController, GrowthController } from './agents-admin.controller';
+import { AgentsAdminQueries } from './agents-admin.queries';
+import { AgentActivityController, BotsController } from './bots.controller';
 import { RecipeMarketplaceController, RecipesController } from './recipes.controller';
 import { TasksController } from './tasks.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [AgentsController, UserAgentsController, DiscoveryController, AgentMarketplaceController, TasksController, RecipesController, RecipeMarketplaceController],
+  controllers: [AgentsController, UserAgentsController, DiscoveryController, AgentMarketplaceController, TasksController, RecipesController, RecipeMarketplaceController, BotsController, AgentActivityController, AgentsAdminController, GrowthController],
   providers: [
     AgentsQueries,
+    AgentsAdminQueries,
     AgentAccounts,
+    RegisterBotHandler,
+    SyncAgentsHandler,
+    RecordAgentActivityHandler,
     CreateAgentHandler,
     SpecializeAgentHandler,
     CollaborateHandler,
