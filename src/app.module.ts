@@ -5,6 +5,8 @@ import type { ProjectionDefinition } from './infrastructure/projections/projecti
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { IntegrityModule } from './modules/integrity/integrity.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
 import { ChatModule } from './modules/chat/chat.module';
@@ -17,6 +19,7 @@ import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
+import { ContentModule } from './modules/content/content.module';
 import { ALL_PROJECTIONS } from './projections';
 import { SagasModule } from './sagas/sagas.module';
 
@@ -26,7 +29,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AgentsModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, ContentModule, AgentsModule, SagasModule],
     };
   }
 }

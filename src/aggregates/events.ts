@@ -24,8 +24,10 @@ import type { ContestEntryEvent } from './contest/contest-entry';
 import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
+import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { GoalEvent } from './goals/goal';
+import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -49,7 +51,9 @@ export type AnyDomainEvent =
   | AgentEvent
   | TaskEvent
   | SharedRecipeEvent
-  | AgentActivityEvent;
+  | AgentActivityEvent
+  | IntegrityChallengeEvent
+  | ContentEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -3,6 +3,7 @@
  * field and validated at start; a bad value stops the process with a message
  * that names the variable.
  */
+import { type IntegrityConfig, loadIntegrityConfig } from './integrity.config';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -95,6 +96,8 @@ export interface AppConfig {
   http: HttpConfig;
   /** log format, access log, /metrics and tracing (LOG_FORMAT, ACCESS_LOG, METRICS*, OTEL_*) */
   observability: ObservabilityConfig;
+  /** the node's Ed25519 key and the nodes it trusts (NODE_PRIVATE_KEY, TRUSTED_NODE_KEYS, NODE_SIGNATURE_MAX_SKEW_SECONDS) */
+  integrity: IntegrityConfig;
 }
 
 export { ConfigError };
@@ -247,6 +250,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),
+    integrity: loadIntegrityConfig(env),
   };
 }
 

@@ -21,6 +21,12 @@ import { encounterInboxProjection } from './encounter/encounter-inbox.projection
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
 import { goalsProjection } from './goals/goals.projection';
+import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
+import { commentsProjection } from './content/comments.projection';
+import { communitiesProjection } from './content/communities.projection';
+import { postsProjection } from './content/posts.projection';
+import { reportsProjection } from './content/reports.projection';
+import { votesProjection } from './content/votes.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -40,6 +46,12 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   chatSpendProjection,
   a2aAgentsProjection,
   a2aTasksProjection,
+  integrityChallengesProjection,
+  postsProjection,
+  votesProjection,
+  commentsProjection,
+  communitiesProjection,
+  reportsProjection,
   agentProfilesProjection,
   tasksProjection,
   recipesProjection,

@@ -9,6 +9,7 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from '../../src/infrastructure/event-store/event-store.port';
+import { chainHash, eventHash, verifyLog } from '../../src/infrastructure/event-store/hash-chain';
 import { eventually } from '../support/eventually';
 
 /**
@@ -222,6 +223,24 @@ export function describeEventStoreContract(
         expect(await store.readAll({ after: head, eventTypes: [] })).toEqual([]);
       });
 
+      it('given events of several actors and correlations, when reading all filtered by metadata, then only the matching ones come, in either direction', async () => {
+        const head = await store.headPosition();
+        const actor = `user-${randomUUID()}`;
+        const correlationId = randomUUID();
+        await store.append(newStreamId(), [newEvent('A', { n: 1 }, { actor }), newEvent('B', { n: 2 }), newEvent('A', { n: 3 }, { actor, correlationId })], 'no_stream');
+        await store.append(newStreamId(), [newEvent('B', { n: 4 }, { correlationId }), newEvent('B', { n: 5 }, { actor })], 'no_stream');
+
+        const byActor = await store.readAll({ after: head, where: { actor } });
+        const byCorrelation = await store.readAll({ direction: 'backwards', where: { correlationId }, maxCount: 10 });
+        const both = await store.readAll({ after: head, where: { actor, correlationId } });
+        const typedByActor = await store.readAll({ after: head, eventTypes: ['B'], where: { actor } });
+
+        expect(byActor.map((e) => e.data.n)).toEqual([1, 3, 5]);
+        expect(byCorrelation.map((e) => e.data.n)).toEqual([4, 3]);
+        expect(both.map((e) => e.data.n)).toEqual([3]);
+        expect(typedByActor.map((e) => e.data.n)).toEqual([5]);
+      });
+
       it('given one append of 3 events, when reading all backwards before the last, then the other two come newest first', async () => {
         const streamId = newStreamId();
         const { position: last } = await store.append(streamId, [newEvent(), newEvent(), newEvent()], 'no_stream');
@@ -393,6 +412,59 @@ export function describeEventStoreContract(
         });
         expect(new Set(positions).size).toBe(50);
         expect(Math.min(...positions)).toBeGreaterThan(head);
+      });
+    });
+
+    describe('tamper-evident seals', () => {
+      it('given appends of one and of several events, when the log is read sealed, then each event hashes its content and its stream predecessor', async () => {
+        const head = await store.headPosition();
+        const streamId = newStreamId();
+        await store.append(streamId, [newEvent('First', { n: 1, text: 'é "quoted" \\ ' })], 'no_stream');
+        await store.append(streamId, [newEvent('Second', { n: 2 }), newEvent('Third', { nested: { b: [1, null, 2.5] } })], 0);
+
+        const sealed = (await store.readSealed({ after: head, maxCount: 1000 })).filter((e) => e.streamId === streamId);
+
+        expect(sealed.map((e) => [e.revision, e.type])).toEqual([[0, 'First'], [1, 'Second'], [2, 'Third']]);
+        let prev: string | null = null;
+        for (const event of sealed) {
+          expect(event.seal?.hash).toBe(eventHash(streamId, event.revision, event.type, event.data, event.metadata, prev));
+          prev = event.seal?.hash ?? null;
+        }
+        const recorded = await store.readStream(streamId);
+        expect(sealed.map((e) => JSON.parse(e.data) as unknown)).toEqual(recorded.map((e) => e.data));
+        expect(sealed.map((e) => JSON.parse(e.metadata) as unknown)).toEqual(recorded.map((e) => e.metadata));
+        expect(sealed.map((e) => e.eventId)).toEqual(recorded.map((e) => e.metadata.eventId));
+      });
+
+      it('given consecutive events of the log, then each running hash chains the previous one', async () => {
+        const head = await store.headPosition();
+        await store.append(newStreamId(), [newEvent(), newEvent()], 'no_stream');
+        await store.append(newStreamId(), [newEvent()], 'no_stream');
+
+        const [before, ...written] = await store.readSealed({ after: head - 1 > 0 ? head - 1 : 0, maxCount: 1000 }).then((events) =>
+          head > 0 ? events : [null, ...events],
+        );
+
+        let chain = before?.seal?.chain ?? null;
+        for (const event of written) {
+          expect(event!.seal?.chain).toBe(chainHash(chain, event!.seal!.hash));
+          chain = event!.seal!.chain;
+        }
+      });
+
+      it('given concurrent appends, some refused, when the whole log is verified, then every link holds', async () => {
+        const contested = await givenStream(1);
+        await Promise.allSettled([
+          ...Array.from({ length: 20 }, () => store.append(newStreamId(), [newEvent(), newEvent()], 'no_stream')),
+          ...Array.from({ length: 5 }, () => store.append(contested, [newEvent()], 0)),
+          ...Array.from({ length: 5 }, () => store.append(contested, [newEvent()], 'any')),
+        ]);
+
+        const verification = await verifyLog(store, { pageSize: 64 });
+
+        expect(verification.broken).toBeNull();
+        expect(verification).toMatchObject({ ok: true, head: { position: await store.headPosition() } });
+        expect(verification.checked - verification.unsealed).toBeGreaterThanOrEqual(47);
       });
     });
 

@@ -19,6 +19,20 @@ const ADMIN = 'matrixadmin';
 const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 
 /**
+ * The social reads with optional authentication (social-routes §0.2 "opt"):
+ * anyone may read; a valid credential personalises the reply (user_vote,
+ * is_member), a missing or bad one reads as anonymous, never 401.
+ */
+const OPTIONAL_VIEWER = [
+  ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
+  ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  // the agents context's reads
+  ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
+  ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
+].flatMap((path) => both(path).map((full) => `GET ${full}`));
+
+/**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
  * documentation, signing up and in, the contest's public reads, joining as a
  * compute provider (SPEC §5.4), the embedding pages and scripts (SPEC §4.8).
@@ -48,15 +62,15 @@ const OPEN = new Set([
   'GET /agents/:agent_name',
   'GET /widget.js',
   'GET /embed/widget-object.js',
-  // the agents context's open and optional ("opt") routes: reads, and the name helpers
-  ...['/agents/suggest-names', '/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history']
-    .concat(['/agents/:id/collaborations', '/users/:id/agents', '/discovery/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes'])
-    .flatMap((path) => both(path).map((p) => `GET ${p}`)),
-  ...both('/agents/validate-name').map((path) => `POST ${path}`),
-  // bots: self-registration, the tools and the skill files
-  ...both('/bots/register').map((path) => `POST ${path}`),
-  ...both('/bots/tools').map((path) => `GET ${path}`),
+  // the agents context's open routes: the name helpers, discovery, bot self-registration and skill files
+  ...both('/agents/suggest-names').map((path) => `GET ${path}`),
+  ...both('/discovery/agents').map((path) => `GET ${path}`),
   ...both('/bots/:framework-skill').map((path) => `GET ${path}`),
+  ...both('/agents/validate-name').map((path) => `POST ${path}`),
+  ...both('/bots/register').map((path) => `POST ${path}`),
+  // the node's identity (social-routes §20): its public key and its signed code hash
+  ...[...both('/integrity/public-key'), ...both('/integrity/code-hash')].map((path) => `GET ${path}`),
+  ...OPTIONAL_VIEWER,
 ]);
 
 /** The agent pipeline: a credential, or the local guest from loopback (pipeline-caller.ts). */
@@ -86,10 +100,20 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
   ...[...both('/admin/revenue-analytics'), ...both('/growth/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
+  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
+  ...[...both('/integrity/challenges')].map((path) => `POST ${path}`),
+  // moderation of content (§12): moderators (role operator or admin), deleting admins only
+  ...['/moderation/reports', '/admin/moderation/reports', '/admin/moderation/reports/:id'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
+  ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
+  ...['/admin/moderation/reports/:id/resolve', '/admin/moderation/posts/:id/hide', '/admin/moderation/comments/:id/hide'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
+  ...['/admin/moderation/posts/:id/hide', '/admin/moderation/posts/:id', '/admin/moderation/comments/:id'].flatMap((path) => both(path).map((full) => `DELETE ${full}`)),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
+
+/** Node-to-node routes: a node's signature only (modules/integrity/node-signature.guard.ts); a login token is 401 there. */
+const NODE_SIGNED = new Set([...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`));
 
 /**
  * Routes outside Nest's usual JSON replies that fall under the secure default
@@ -132,7 +156,7 @@ describe('the auth matrix of every route', () => {
 
   it('lists every route the tables name (a renamed route cannot hide)', () => {
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...AUTHENTICATED_PROTOCOL_ROUTES];
+    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...NODE_SIGNED, ...AUTHENTICATED_PROTOCOL_ROUTES];
     expect(named.filter((key) => !registered.has(key))).toEqual([]);
     expect(routes.length).toBeGreaterThan(named.length);
   });
@@ -166,7 +190,7 @@ describe('the auth matrix of every route', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('given a plain user with a login token, then the role-restricted routes answer 403, the API-key-only routes 401, and no other route 401 or 403', async () => {
+  it('given a plain user with a login token, then the role-restricted routes answer 403, the API-key-only and node-signed routes 401, and no other route 401 or 403', async () => {
     const wrong: string[] = [];
     // a stream route would hold the connection open: its authentication is covered above
     for (const route of routes.filter((r) => !r.url.endsWith('/stream'))) {
@@ -174,7 +198,7 @@ describe('the auth matrix of every route', () => {
       const token = route.url.endsWith('/logout') ? await newUserToken() : userToken;
       const status = await send(route, { remoteAddress: REMOTE, token });
       const restricted = ROLE_RESTRICTED.has(keyOf(route));
-      const keyOnly = API_KEY_ONLY.has(keyOf(route));
+      const keyOnly = API_KEY_ONLY.has(keyOf(route)) || NODE_SIGNED.has(keyOf(route));
       if (restricted ? status !== 403 : keyOnly ? status !== 401 : status === 401) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);

@@ -10,6 +10,8 @@
  * produced it. readAll without maxCount walks the whole log.
  */
 
+import type { ReadSealedOptions, SealedEvent } from './hash-chain';
+
 export type JsonObject = { [key: string]: unknown };
 
 /** What the writer expects the stream to look like before an append. */
@@ -86,6 +88,23 @@ export interface ReadAllOptions {
    * matching events.
    */
   eventTypes?: readonly string[];
+  /**
+   * Only events whose metadata has these values (the audit's "who did
+   * what": by actor, by correlation id); a page holds up to maxCount
+   * matching events.
+   */
+  where?: MetadataFilter;
+}
+
+export interface MetadataFilter {
+  actor?: string;
+  correlationId?: string;
+}
+
+/** Whether an event's metadata matches a filter (adapters that filter in code). */
+export function matchesMetadata(metadata: EventMetadata, where: MetadataFilter | undefined): boolean {
+  if (!where) return true;
+  return (where.actor === undefined || metadata.actor === where.actor) && (where.correlationId === undefined || metadata.correlationId === where.correlationId);
 }
 
 export interface SubscribeToAllOptions {
@@ -114,6 +133,12 @@ export interface EventStore {
   subscribeToAll(options: SubscribeToAllOptions, handler: BatchHandler): Subscription;
   /** Position of the last committed event (0 when the store is empty). */
   headPosition(): Promise<number>;
+  /**
+   * The log as sealed (hash-chain.ts): events after `after` in global order,
+   * their data and metadata as the texts that were hashed, with their seals.
+   * Not upcast: verification needs what was written.
+   */
+  readSealed(options: ReadSealedOptions): Promise<SealedEvent[]>;
   close(): Promise<void>;
 }
 

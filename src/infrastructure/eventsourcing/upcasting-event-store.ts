@@ -14,6 +14,7 @@ import type {
   SubscribeToAllOptions,
   Subscription,
 } from '../event-store/event-store.port';
+import type { ReadSealedOptions, SealedEvent } from '../event-store/hash-chain';
 import type { UpcasterRegistry } from './upcasters';
 
 export class UpcastingEventStore implements EventStore {
@@ -40,6 +41,10 @@ export class UpcastingEventStore implements EventStore {
 
   headPosition(): Promise<number> {
     return this.inner.headPosition();
+  }
+
+  readSealed(options: ReadSealedOptions): Promise<SealedEvent[]> {
+    return this.inner.readSealed(options);
   }
 
   close(): Promise<void> {

@@ -72,11 +72,19 @@ export function checkJsonStrings(value: unknown): void {
   }
 }
 
+const RAW_TEXT = Symbol('rawJsonText');
+
+/** The JSON text a request's body was parsed from (what a node signed: signed-request.ts), or null without a body. */
+export function rawJsonTextOf(request: object): string | null {
+  return (request as { [RAW_TEXT]?: string })[RAW_TEXT] ?? null;
+}
+
 /** Replaces Fastify's parsers (JSON and text/plain) with the checked JSON parser; call before the app starts. */
 export function registerJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, text, done) => {
+    (request as { [RAW_TEXT]?: string })[RAW_TEXT] = text as string;
     try {
       checkJsonDepth(text as string);
     } catch (error) {

@@ -15,6 +15,7 @@ import type { ProjectionWriter } from '../../infrastructure/projections/projecti
 import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
 import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
+import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
 export const USERS = 'users';
@@ -143,5 +144,6 @@ export const usersProjection = defineProjection({
   on: {
     ...ACCOUNT_HANDLERS,
     ...AGENTS_USER_HANDLERS,
+    ...USERS_CONTENT_HANDLERS,
   },
 });

@@ -8,13 +8,14 @@
  * System events (`$`-prefixed types or streams: the server's own bookkeeping)
  * never reach the port's readAll, headPosition or subscribeToAll.
  */
-import { EventStoreDBClient, excludeSystemEvents, type AllStreamResolvedEvent } from '@eventstore/db-client';
+import { BACKWARDS, END, EventStoreDBClient, excludeSystemEvents, type AllStreamResolvedEvent } from '@eventstore/db-client';
 import type { Readable } from 'node:stream';
 import {
   AppendResult,
   BatchHandler,
   EventStore,
   ExpectedRevision,
+  matchesMetadata,
   NewEvent,
   ReadAllOptions,
   ReadStreamOptions,
@@ -22,6 +23,7 @@ import {
   SubscribeToAllOptions,
   Subscription,
 } from '../event-store.port';
+import type { ReadSealedOptions, SealedEvent } from '../hash-chain';
 import {
   acceptsPosition,
   checkExpectedRevision,
@@ -36,9 +38,11 @@ import {
   toClientExpectedRevision,
   toClientPosition,
   toClientReadStreamOptions,
-  toJsonEvent,
+  sealOfRecorded,
   toReadAllPlan,
   toRecordedEvent,
+  toSealedEvent,
+  toSealedJsonEvents,
   toWrongExpectedRevisionError,
   type ClientResolvedEvent,
 } from './mapping';
@@ -100,6 +104,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly disposeClientOnClose: boolean;
   private readonly subscriptions = new Set<Subscription>();
   private closing: Promise<void> | null = null;
+  /** appends of this process, one at a time: each seal chains to the log's head read just before it */
+  private appending: Promise<unknown> = Promise.resolve();
 
   /**
    * Creates the client from a connection string (`esdb://host:2113?tls=false`,
@@ -137,17 +143,60 @@ export class EventStoreDbEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     this.assertOpen('append');
-    const expectedRevision = toClientExpectedRevision(expected);
+    toClientExpectedRevision(expected); // validates
     // An append of nothing checks the expectation only; the server is not asked to write.
     if (events.length === 0) return this.appendNothing(streamId, expected);
     // Serialised now, so that a caller mutating its objects afterwards changes nothing.
-    const data = events.map(toJsonEvent);
+    const copies = events.map((event) => JSON.parse(JSON.stringify(event)) as NewEvent);
+    const run = this.appending.then(() => this.appendSealed(streamId, copies, expected));
+    this.appending = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Seals the events (hash-chain.ts: the stream's last hash, the log's
+   * running hash) and appends them with the exact revision their seals
+   * name. Appends of this process run one at a time, so the running hash
+   * follows their commit order; another process writing to the same
+   * database between the head read and the append shows up in verification
+   * as a broken running hash (stream chains stay exact: they are guarded by
+   * the expected revision). An `any` or `stream_exists` append that loses a
+   * race re-reads and retries.
+   */
+  private async appendSealed(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    for (let attempt = 1; ; attempt++) {
+      const tip = await this.streamTip(streamId);
+      checkExpectedRevision(streamId, expected, tip ? tip.revision : 'no_stream');
+      const head = await this.newest();
+      const sealed = toSealedJsonEvents(streamId, tip ? tip.revision + 1 : 0, events, tip?.hash ?? null, head?.seal?.chain ?? null);
+      const expectedRevision = toClientExpectedRevision(tip ? tip.revision : 'no_stream');
+      try {
+        return toAppendResult(await this.client.appendToStream(streamId, sealed.events, { expectedRevision }));
+      } catch (error) {
+        if (!isWrongExpectedVersionError(error)) throw error;
+        const retry = (expected === 'any' || expected === 'stream_exists') && attempt < 5;
+        if (!retry) throw toWrongExpectedRevisionError(error, { streamId, expected });
+      }
+    }
+  }
+
+  /** The stream's last revision and its hash (null: unsealed), or null when the stream does not exist. */
+  private async streamTip(streamId: string): Promise<{ revision: number; hash: string | null } | null> {
     try {
-      return toAppendResult(await this.client.appendToStream(streamId, data, { expectedRevision }));
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        const event = toRecordedEvent(resolved as ClientResolvedEvent);
+        return { revision: event.revision, hash: sealOfRecorded(resolved as ClientResolvedEvent)?.hash ?? null };
+      }
     } catch (error) {
-      if (isWrongExpectedVersionError(error)) throw toWrongExpectedRevisionError(error, { streamId, expected });
+      if (isStreamNotFoundError(error)) return null;
       throw error;
     }
+    return null;
+  }
+
+  private async newest(): Promise<SealedEvent | undefined> {
+    const [newest] = await this.readAllAs({ direction: 'backwards', maxCount: 1 }, toSealedEvent);
+    return newest;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -168,9 +217,20 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     this.assertOpen('readAll');
+    const where = options.where;
+    return this.readAllAs(options, toRecordedEvent, where ? (event) => matchesMetadata(event.metadata, where) : undefined);
+  }
+
+  async readSealed(options: ReadSealedOptions): Promise<SealedEvent[]> {
+    this.assertOpen('readSealed');
+    return this.readAllAs({ after: options.after, maxCount: options.maxCount }, toSealedEvent);
+  }
+
+  /** Pages of $all mapped by `map`; `keep` filters in code what the server cannot (metadata). */
+  private async readAllAs<T>(options: ReadAllOptions, map: (resolved: ClientResolvedEvent) => T, keep?: (value: T) => boolean): Promise<T[]> {
     const first = toReadAllPlan(options);
     const limit = first.limit;
-    const events: RecordedEvent[] = [];
+    const events: T[] = [];
     const types = options.eventTypes ? new Set(options.eventTypes) : null;
     let plan = first;
     // Pages of $all: system events (and types not asked for) are skipped client-side
@@ -192,7 +252,9 @@ export class EventStoreDbEventStore implements EventStore {
         const position = positionOf(resolved as ClientResolvedEvent);
         lastSeen = position;
         if (!acceptsPosition(plan, position) || isSystemEvent(event) || (types && !types.has(event.type))) continue;
-        if (events.length < limit) events.push(toRecordedEvent(resolved as ClientResolvedEvent));
+        if (events.length >= limit) continue;
+        const value = map(resolved as ClientResolvedEvent);
+        if (!keep || keep(value)) events.push(value);
       }
       if (read < pageSize || lastSeen === undefined || lastSeen === plan.bound) break;
       plan = continueReadAllPlan(plan, lastSeen, limit - events.length);

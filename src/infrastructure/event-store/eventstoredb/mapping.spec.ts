@@ -11,6 +11,7 @@ import {
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { EventMetadata, NewEvent, WrongExpectedRevisionError } from '../event-store.port';
+import { chainHash, eventHash, sealOf, verifyLog, type Seal } from '../hash-chain';
 import {
   ClientRecordedEvent,
   ClientResolvedEvent,
@@ -30,7 +31,10 @@ import {
   toClientPosition,
   toClientReadStreamOptions,
   toEventUuid,
-  toJsonEvent,
+  SEAL_KEY,
+  sealOfRecorded,
+  toSealedEvent,
+  toSealedJsonEvents,
   toPortPosition,
   toReadAllPlan,
   toRecordedEvent,
@@ -206,25 +210,27 @@ describe('EventStoreDB mapping', () => {
     });
   });
 
-  describe('toJsonEvent', () => {
-    it('given a port event, when mapped, then id, type, data and metadata are carried as JSON', () => {
+  describe('toSealedJsonEvents', () => {
+    const sealOne = (event: NewEvent) => toSealedJsonEvents('spark-1', 0, [event], null, null).events[0];
+
+    it('given a port event, when mapped, then id, type, data and metadata are carried as JSON, the metadata sealed', () => {
       const event: NewEvent = { type: 'SparkAwarded', data: { amount: 3, note: 'ok' }, metadata: { ...METADATA, tenant: 'acme' } };
 
-      const json = toJsonEvent(event);
+      const json = sealOne(event);
 
       expect(json).toEqual({
         id: METADATA.eventId,
         contentType: 'application/json',
         type: 'SparkAwarded',
         data: { amount: 3, note: 'ok' },
-        metadata: { ...METADATA, tenant: 'acme' },
+        metadata: { ...METADATA, tenant: 'acme', [SEAL_KEY]: sealOf({ streamId: 'spark-1', revision: 0, type: 'SparkAwarded', data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) }, null, null) },
       });
     });
 
     it('given the caller mutates its event after mapping, then the mapped event is unchanged', () => {
       const event: NewEvent = { type: 'SparkAwarded', data: { list: [1] }, metadata: { ...METADATA } };
 
-      const json = toJsonEvent(event);
+      const json = sealOne(event);
       (event.data.list as number[]).push(2);
       event.metadata.actor = 'someone-else';
 
@@ -233,10 +239,88 @@ describe('EventStoreDB mapping', () => {
     });
 
     it('given a non-UUID eventId, when mapped, then the id is derived and metadata keeps the original', () => {
-      const json = toJsonEvent({ type: 'T', data: {}, metadata: { ...METADATA, eventId: 'entry-u1' } });
+      const json = sealOne({ type: 'T', data: {}, metadata: { ...METADATA, eventId: 'entry-u1' } });
 
       expect(json.id).toBe(toEventUuid('entry-u1'));
       expect((json.metadata as EventMetadata).eventId).toBe('entry-u1');
+    });
+
+    it('given several events, when sealed, then each chains to the one before and the last chain is returned', () => {
+      const events: NewEvent[] = [1, 2].map((n) => ({ type: 'T', data: { n }, metadata: { ...METADATA, eventId: `e-${n}` } }));
+
+      const { events: sealed, chain } = toSealedJsonEvents('s-1', 5, events, 'a'.repeat(64), 'b'.repeat(64));
+
+      const first = (sealed[0].metadata as Record<string, Seal>)[SEAL_KEY];
+      const second = (sealed[1].metadata as Record<string, Seal>)[SEAL_KEY];
+      expect(first.hash).toBe(eventHash('s-1', 5, 'T', '{"n":1}', JSON.stringify(events[0].metadata), 'a'.repeat(64)));
+      expect(first.chain).toBe(chainHash('b'.repeat(64), first.hash));
+      expect(second.hash).toBe(eventHash('s-1', 6, 'T', '{"n":2}', JSON.stringify(events[1].metadata), first.hash));
+      expect(chain).toBe(second.chain);
+    });
+  });
+
+  describe('sealed events read back', () => {
+    /** What the client hands back for a sealed JSON event written at `commit`. */
+    function stored(streamId: string, revision: number, commit: bigint, json: { type: string; data: unknown; metadata?: unknown }): ClientResolvedEvent {
+      return {
+        event: clientEvent({
+          streamId,
+          revision: BigInt(revision),
+          type: json.type,
+          data: JSON.parse(JSON.stringify(json.data)) as unknown,
+          metadata: JSON.parse(JSON.stringify(json.metadata)) as unknown,
+          position: { commit, prepare: commit },
+        }),
+      };
+    }
+
+    function writeLog(): ClientResolvedEvent[] {
+      const a = toSealedJsonEvents('a-1', 0, [1, 2].map((n) => ({ type: 'T', data: { n, text: 'é"\\' }, metadata: { ...METADATA, eventId: `a-${n}` } })), null, null);
+      const b = toSealedJsonEvents('b-1', 0, [{ type: 'U', data: { '10': 1, z: [null, 1.5] }, metadata: { ...METADATA, eventId: 'b-1' } }], null, a.chain);
+      return [
+        stored('a-1', 0, 100n, a.events[0]),
+        stored('a-1', 1, 200n, a.events[1]),
+        stored('b-1', 0, 300n, b.events[0]),
+      ];
+    }
+
+    const logOf = (events: ClientResolvedEvent[]) => ({
+      readSealed: async ({ after, maxCount }: { after: number; maxCount: number }) =>
+        events.map(toSealedEvent).filter((e) => e.position > after).slice(0, maxCount),
+    });
+
+    it('given events sealed at append and read back from the client, when the log is verified, then every link holds', async () => {
+      const verification = await verifyLog(logOf(writeLog()));
+
+      expect(verification).toMatchObject({ ok: true, checked: 3, unsealed: 0, sealed_from: 100, broken: null });
+    });
+
+    it('given a stored event whose data was changed, when the log is verified, then that event is named', async () => {
+      const log = writeLog();
+      (log[1].event!.data as { n: number }).n = 99;
+
+      const verification = await verifyLog(logOf(log));
+
+      expect(verification.broken).toMatchObject({ stream: 'a-1', revision: 1, position: 200, event_id: 'a-2', reason: 'hash_mismatch' });
+    });
+
+    it('given a sealed event read back, when mapped to a recorded event, then the seal is not part of its metadata', () => {
+      const [first] = writeLog();
+
+      expect(sealOfRecorded(first)).not.toBeNull();
+      expect(toRecordedEvent(first).metadata).toEqual({ ...METADATA, eventId: 'a-1' });
+    });
+
+    it('given an event written before sealing, when read back, then it has no seal and its texts are its JSON', () => {
+      const sealed = toSealedEvent({ event: clientEvent() });
+
+      expect(sealed).toMatchObject({ seal: null, data: '{"a":1}', metadata: JSON.stringify(METADATA), eventId: METADATA.eventId });
+    });
+
+    it('given a payload that is not JSON, when read for verification, then its text is kept rather than thrown on', () => {
+      const sealed = toSealedEvent({ event: clientEvent({ data: Buffer.from('{"a":1', 'utf8') }) });
+
+      expect(sealed.data).toBe('{"a":1');
     });
   });
 

@@ -40,6 +40,7 @@ import {
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '../event-store.port';
+import { sealOf, type Seal, type SealedEvent } from '../hash-chain';
 
 /** What the adapter needs of a client event (a ResolvedEvent's `event`). */
 export interface ClientRecordedEvent {
@@ -176,18 +177,102 @@ export function toEventUuid(eventId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The metadata key that holds an event's seal (hash-chain.ts) in EventStoreDB. */
+export const SEAL_KEY = '$seal';
+
 /**
- * Port NewEvent → client JSON event: id from metadata.eventId, data and
- * metadata as JSON. Both are copied through JSON now, so a caller mutating its
- * objects after append() changes nothing (the client serialises later).
+ * Port NewEvents → sealed client JSON events: each event's metadata gains
+ * `$seal: {hash, chain}`, computed over the texts `JSON.stringify` writes for
+ * its data and its metadata (without the seal), chained to `prevHash` (the
+ * hash of the stream's event before the first one) and `prevChain` (the
+ * running hash of the log's newest event). Returns the chain of the last.
  */
-export function toJsonEvent(event: NewEvent): JSONEventData {
-  return jsonEvent({
-    id: toEventUuid(event.metadata.eventId),
-    type: event.type,
-    data: JSON.parse(JSON.stringify(event.data)) as JsonObject,
-    metadata: JSON.parse(JSON.stringify(event.metadata)) as JsonObject,
+export function toSealedJsonEvents(
+  streamId: string,
+  firstRevision: number,
+  events: readonly NewEvent[],
+  prevHash: string | null,
+  prevChain: string | null,
+): { events: JSONEventData[]; chain: string | null } {
+  let hash = prevHash;
+  let chain = prevChain;
+  const sealed = events.map((event, i) => {
+    const data = JSON.stringify(event.data);
+    const metadata = JSON.stringify(event.metadata);
+    const seal = sealOf({ streamId, revision: firstRevision + i, type: event.type, data, metadata }, hash, chain);
+    hash = seal.hash;
+    chain = seal.chain;
+    return jsonEvent({
+      id: toEventUuid(event.metadata.eventId),
+      type: event.type,
+      data: JSON.parse(data) as JsonObject,
+      metadata: { ...(JSON.parse(metadata) as JsonObject), [SEAL_KEY]: seal },
+    });
   });
+  return { events: sealed, chain };
+}
+
+/** The seal an event's metadata carries, or null (written before sealing, or by another tool). */
+export function sealOfRecorded(resolved: ClientResolvedEvent): Seal | null {
+  const event = resolved.event;
+  if (!event || event.metadata === undefined) return null;
+  const metadata = parseJson(event.metadata, `metadata of event ${event.id} in ${event.streamId}`);
+  return readSeal(metadata);
+}
+
+function readSeal(metadata: unknown): Seal | null {
+  if (metadata === null || typeof metadata !== 'object') return null;
+  const seal = (metadata as JsonObject)[SEAL_KEY] as Partial<Seal> | undefined;
+  return seal && typeof seal.hash === 'string' && typeof seal.chain === 'string' ? { hash: seal.hash, chain: seal.chain } : null;
+}
+
+/**
+ * Resolved client event → the port's SealedEvent: data and metadata (its
+ * seal taken out) re-serialised with `JSON.stringify`, which gives back the
+ * texts that were hashed when the service wrote them. Never throws on a
+ * payload: text that is not JSON is verified as it is (and fails).
+ */
+export function toSealedEvent(resolved: ClientResolvedEvent): SealedEvent {
+  const event = resolved.event;
+  if (!event) throw new Error('EventStoreDB returned a resolved event without an event (an unresolved link?)');
+  const metadata = event.metadata === undefined ? undefined : jsonOrText(event.metadata);
+  let seal: Seal | null = null;
+  let metadataText: string;
+  if (metadata !== null && typeof metadata === 'object') {
+    seal = readSeal(metadata);
+    const rest = { ...(metadata as JsonObject) };
+    delete rest[SEAL_KEY];
+    metadataText = JSON.stringify(rest);
+  } else {
+    metadataText = typeof metadata === 'string' ? metadata : JSON.stringify(metadata ?? null);
+  }
+  const data = jsonOrText(event.data);
+  return {
+    streamId: event.streamId,
+    revision: toSafeNumber(event.revision, 'stream revision'),
+    position: positionOf(resolved),
+    eventId: readEventId(metadata) ?? event.id,
+    type: event.type,
+    data: typeof data === 'string' ? data : JSON.stringify(data),
+    metadata: metadataText,
+    seal,
+  };
+}
+
+function readEventId(metadata: unknown): string | null {
+  const id = metadata !== null && typeof metadata === 'object' ? (metadata as JsonObject).eventId : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
+/** A JSON payload as the client gives it (parsed), or the raw text when it is not JSON. */
+function jsonOrText(value: unknown): unknown {
+  const text = value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value;
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -308,6 +393,15 @@ function toMetadata(event: ClientRecordedEvent, recordedAt: Date): EventMetadata
     occurredAt: recordedAt.toISOString(),
     schemaVersion: 1,
   };
+  if (SEAL_KEY in metadata) {
+    const rest = { ...metadata };
+    delete rest[SEAL_KEY];
+    return withDefaults(rest, defaults);
+  }
+  return withDefaults(metadata, defaults);
+}
+
+function withDefaults(metadata: JsonObject, defaults: EventMetadata): EventMetadata {
   const missing = Object.keys(defaults).filter((key) => !(key in metadata));
   if (missing.length === 0) return metadata as EventMetadata;
   return { ...defaults, ...metadata } as EventMetadata;

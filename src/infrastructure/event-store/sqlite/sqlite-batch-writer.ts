@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { type AppendResult, type ExpectedRevision, WrongExpectedRevisionError } from '../event-store.port';
+import { sealOf } from '../hash-chain';
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -19,9 +20,29 @@ export const SCHEMA = `
     data        TEXT    NOT NULL,
     metadata    TEXT    NOT NULL,
     recorded_at TEXT    NOT NULL,
+    hash        TEXT,
+    chain       TEXT,
     UNIQUE (stream_id, revision)
   );
 `;
+
+/**
+ * The seal columns (hash-chain.ts) arrived after the first release: a file
+ * created before them gains them here, its existing rows stay unsealed
+ * (NULL), and verification starts at the first sealed event and says so.
+ */
+function addSealColumns(db: Database.Database): void {
+  const columns = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(events)').all().map((c) => c.name));
+  for (const column of ['hash', 'chain']) {
+    if (columns.has(column)) continue;
+    try {
+      db.exec(`ALTER TABLE events ADD COLUMN ${column} TEXT`);
+    } catch (error) {
+      // another connection added it first
+      if (!/duplicate column/i.test((error as Error).message)) throw error;
+    }
+  }
+}
 
 /** Opens an event database as every connection to it must be set up. */
 export function openEventDatabase(file: string, busyTimeoutMs: number): Database.Database {
@@ -31,6 +52,7 @@ export function openEventDatabase(file: string, busyTimeoutMs: number): Database
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.exec(SCHEMA);
+  addSealColumns(db);
   return db;
 }
 
@@ -94,14 +116,24 @@ export class BatchWriter {
       savepoint: db.prepare('SAVEPOINT append_one'),
       release: db.prepare('RELEASE append_one'),
       rollbackTo: db.prepare('ROLLBACK TO append_one'),
-      insert: db.prepare<[string, number, string, string, string, string, string]>(
-        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      insert: db.prepare<[string, number, string, string, string, string, string, string, string]>(
+        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, hash, chain)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      streamRevision: db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream_id = ?'),
+      streamTip: db.prepare<[string], { revision: number; hash: string | null }>(
+        'SELECT revision, hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      ),
       head: db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+      headChain: db.prepare<[], { chain: string | null }>('SELECT chain FROM events ORDER BY position DESC LIMIT 1'),
     };
   }
+
+  /**
+   * The running hash of the log's last event, read inside the transaction
+   * (BEGIN IMMEDIATE holds the write lock, so no other connection or process
+   * commits between this read and our COMMIT): the chain follows commit order.
+   */
+  private chain: string | null = null;
 
   /**
    * Runs the batch in one transaction, each append on its own (a refused one
@@ -112,6 +144,7 @@ export class BatchWriter {
     const outcomes: WriteOutcome[] = [];
     try {
       this.stmt.begin.run();
+      this.chain = this.stmt.headChain.get()?.chain ?? null;
       for (const append of batch) outcomes.push(this.applyOne(append, recordedAt));
       this.stmt.commit.run();
       return outcomes;
@@ -141,12 +174,14 @@ export class BatchWriter {
 
   private applyInSavepoint(append: WriteRequest, recordedAt: string): WriteOutcome {
     this.stmt.savepoint.run();
+    const chainBefore = this.chain;
     try {
       const applied = this.applyAppend(append, recordedAt);
       this.stmt.release.run();
       return { ok: true, ...applied };
     } catch (error) {
       // If SQLite already aborted the whole transaction these throw, and the batch is refused.
+      this.chain = chainBefore;
       this.stmt.rollbackTo.run();
       this.stmt.release.run();
       return { ok: false, refusal: refusalOf(error) };
@@ -155,8 +190,10 @@ export class BatchWriter {
 
   /** Reads inside the open transaction see earlier appends of the same batch. */
   private applyAppend({ streamId, events, expected }: WriteRequest, recordedAt: string): { result: AppendResult; positions: number[]; firstRevision: number } {
-    const current = this.stmt.streamRevision.get(streamId)?.revision ?? null;
+    const tip = this.stmt.streamTip.get(streamId);
+    const current = tip?.revision ?? null;
     checkExpected(streamId, expected, current);
+    let prevHash = tip?.hash ?? null;
     let revision = current ?? -1;
     const firstRevision = revision + 1;
     if (events.length === 0) {
@@ -166,9 +203,12 @@ export class BatchWriter {
     const positions: number[] = [];
     for (const event of events) {
       revision++;
+      const seal = sealOf({ streamId, revision, type: event.type, data: event.data, metadata: event.metadata }, prevHash, this.chain);
       try {
-        const info = this.stmt.insert.run(streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt);
+        const info = this.stmt.insert.run(streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt, seal.hash, seal.chain);
         position = Number(info.lastInsertRowid);
+        prevHash = seal.hash;
+        this.chain = seal.chain;
         positions.push(position);
       } catch (error) {
         if (isUniqueViolation(error, 'events.event_id')) throw new DuplicateEventIdError(event.eventId);

@@ -15,6 +15,7 @@ import {
   SubscribeToAllOptions,
   Subscription,
 } from '../event-store.port';
+import type { ReadSealedOptions, SealedEvent } from '../hash-chain';
 import {
   BatchWriter,
   openEventDatabase,
@@ -152,26 +153,31 @@ export class SqliteEventStore implements EventStore {
     const limit = options.maxCount ?? NO_LIMIT;
     const backwards = options.direction === 'backwards';
     const bound = backwards ? (options.before ?? END) : (options.after ?? 0);
-    if (options.eventTypes) {
-      if (options.eventTypes.length === 0) return [];
-      return this.typedRead(backwards, options.eventTypes.length)
-        .all(bound, ...options.eventTypes, limit)
+    if (options.eventTypes || options.where) {
+      if (options.eventTypes?.length === 0) return [];
+      const types = options.eventTypes ?? [];
+      const actor = options.where?.actor;
+      const correlationId = options.where?.correlationId;
+      const values = [...types, ...(actor === undefined ? [] : [actor]), ...(correlationId === undefined ? [] : [correlationId])];
+      return this.filteredRead(backwards, types.length, actor !== undefined, correlationId !== undefined)
+        .all(bound, ...values, limit)
         .map(toRecorded);
     }
     if (backwards) return this.stmt.readAllBackwards.all(bound, limit).map(toRecorded);
     return this.stmt.readAllForwards.all(bound, limit).map(toRecorded);
   }
 
-  /** A read of $all filtered by type, prepared once per direction and number of types. */
-  private typedRead(backwards: boolean, types: number): Database.Statement<unknown[], EventRow> {
-    const key = `${backwards ? 'b' : 'f'}${types}`;
+  /** A filtered read of $all (by type, by metadata), prepared once per shape. */
+  private filteredRead(backwards: boolean, types: number, byActor: boolean, byCorrelation: boolean): Database.Statement<unknown[], EventRow> {
+    const key = `${backwards ? 'b' : 'f'}${types}${byActor ? 'a' : ''}${byCorrelation ? 'c' : ''}`;
     let statement = this.typedReads.get(key);
     if (!statement) {
-      const placeholders = Array.from({ length: types }, () => '?').join(', ');
+      const conditions = [backwards ? 'position < ?' : 'position > ?'];
+      if (types > 0) conditions.push(`type IN (${Array.from({ length: types }, () => '?').join(', ')})`);
+      if (byActor) conditions.push("json_extract(metadata, '$.actor') = ?");
+      if (byCorrelation) conditions.push("json_extract(metadata, '$.correlationId') = ?");
       statement = this.db.prepare<unknown[], EventRow>(
-        backwards
-          ? `SELECT ${COLUMNS} FROM events WHERE position < ? AND type IN (${placeholders}) ORDER BY position DESC LIMIT ?`
-          : `SELECT ${COLUMNS} FROM events WHERE position > ? AND type IN (${placeholders}) ORDER BY position ASC LIMIT ?`,
+        `SELECT ${COLUMNS} FROM events WHERE ${conditions.join(' AND ')} ORDER BY position ${backwards ? 'DESC' : 'ASC'} LIMIT ?`,
       );
       this.typedReads.set(key, statement);
     }
@@ -180,6 +186,19 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     return this.head();
+  }
+
+  async readSealed(options: ReadSealedOptions): Promise<SealedEvent[]> {
+    return this.stmt.readSealed.all(options.after, options.maxCount).map((row) => ({
+      streamId: row.stream_id,
+      revision: row.revision,
+      position: row.position,
+      eventId: row.event_id,
+      type: row.type,
+      data: row.data,
+      metadata: row.metadata,
+      seal: row.hash === null || row.chain === null ? null : { hash: row.hash, chain: row.chain },
+    }));
   }
 
   subscribeToAll(options: SubscribeToAllOptions, handler: BatchHandler): Subscription {
@@ -376,6 +395,9 @@ function prepareStatements(db: Database.Database) {
     ),
     readAllForwards: db.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
+    ),
+    readSealed: db.prepare<[number, number], EventRow & { event_id: string; hash: string | null; chain: string | null }>(
+      `SELECT ${COLUMNS}, event_id, hash, chain FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`,
     ),
     readAllBackwards: db.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE position < ? ORDER BY position DESC LIMIT ?`,

@@ -1,0 +1,13 @@
+/** Audit: the log's integrity, who did what, and read-model digests (issue 17). */
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { AuditController } from './audit.controller';
+import { AuditQueries } from './audit.queries';
+
+@Module({
+  imports: [CommonModule, AccountsModule],
+  controllers: [AuditController],
+  providers: [AuditQueries],
+})
+export class AuditModule {}

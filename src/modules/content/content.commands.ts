@@ -1,0 +1,109 @@
+/**
+ * Commands of the content context (posts, comments, votes, communities,
+ * reports), dispatched on the @nestjs/cqrs CommandBus by the controllers and
+ * by other contexts (the agents' webhook and recipe sharing publish with
+ * `PublishPost`, comment with `PostComment`, vote with `CastVote`). The
+ * acting user always comes from the credential.
+ */
+import type { PostEdits, PostFields, ReportTarget, VoteOutcome } from '../../aggregates/content/content.events';
+import type { CommentRecord } from '../../aggregates/content/comment';
+import type { CommunityRecord } from '../../aggregates/content/community';
+import type { PostRecord } from '../../aggregates/content/post';
+import type { ReportRecord } from '../../aggregates/content/report';
+import type { VoteDirection } from '../../aggregates/content/votes';
+import type { Role } from '../../aggregates/accounts/user.events';
+import { DomainCommand } from '../common/domain-command';
+
+/** The caller as the content rules see it: id and global role. */
+export interface Caller {
+  userId: string;
+  role: Role;
+}
+
+/** A post as its stream holds it, with the counts the decider keeps. */
+export interface PostOutcome extends PostRecord {
+  upvotes: number;
+  downvotes: number;
+  score: number;
+  is_pinned: boolean;
+  is_locked: boolean;
+  is_hidden: boolean;
+}
+
+export interface CommentOutcome extends CommentRecord {
+  upvotes: number;
+  downvotes: number;
+  score: number;
+  is_deleted: boolean;
+  is_hidden: boolean;
+}
+
+export interface PublishPostPayload {
+  authorId: string;
+  title: string;
+  content: string;
+  contentType: string;
+  /** a community's name or id; unknown: the post has no community */
+  community?: string | null;
+  recipeRef?: string | null;
+  /** the other fields of the Post record (defaults: none) */
+  fields?: Partial<PostFields>;
+}
+
+export class PublishPost extends DomainCommand<PublishPostPayload, { post: PostOutcome }> {}
+
+export class EditPost extends DomainCommand<{ postId: string; caller: Caller; changes: PostEdits }, PostOutcome> {}
+
+export class DeletePost extends DomainCommand<{ postId: string; caller: Caller; by: 'author' | 'moderation' }, { deleted: true }> {}
+
+export class SetPostHidden extends DomainCommand<{ postId: string; caller: Caller; hidden: boolean }, { hidden: boolean }> {}
+
+export class TogglePostPin extends DomainCommand<{ postId: string; caller: Caller }, { pinned: boolean }> {}
+
+export class TogglePostLock extends DomainCommand<{ postId: string; caller: Caller }, { locked: boolean }> {}
+
+export class CastVote extends DomainCommand<
+  { targetType: 'post' | 'comment'; targetId: string; voterId: string; direction: VoteDirection },
+  { action: VoteOutcome; score: number }
+> {}
+
+export class PostComment extends DomainCommand<
+  {
+    authorId: string;
+    role: Role;
+    content: string;
+    /** the post commented on; with parentId only, the parent's post */
+    postId: string | null;
+    parentId: string | null;
+    /** POST /posts/{id}/comments checks the lock; POST /comments/{id}/reply does not (§5) */
+    checkLock: boolean;
+  },
+  CommentOutcome
+> {}
+
+export class EditComment extends DomainCommand<{ commentId: string; caller: Caller; content: string }, CommentOutcome> {}
+
+export class DeleteComment extends DomainCommand<{ commentId: string; caller: Caller; by: 'author' | 'moderation' }, { deleted: true }> {}
+
+export class HideComment extends DomainCommand<{ commentId: string; caller: Caller }, { hidden: true }> {}
+
+export class FileReport extends DomainCommand<{ reporterId: string; targetType: ReportTarget; targetId: string; reason: string; details: string | null }, ReportRecord> {}
+
+export class ReviewReport extends DomainCommand<{ reportId: string; moderatorId: string; status: string }, ReportRecord> {}
+
+export interface CommunityOutcome extends CommunityRecord {
+  member_count: number;
+}
+
+export class CreateCommunity extends DomainCommand<
+  { creatorId: string; name: string; displayName: string; description: string; rules: string; isPrivate: boolean },
+  CommunityOutcome
+> {}
+
+export class UpdateCommunity extends DomainCommand<{ community: string; caller: Caller; changes: { display_name?: string; description?: string; rules?: string } }, CommunityOutcome> {}
+
+export class JoinCommunity extends DomainCommand<{ community: string; userId: string }, { joined: boolean }> {}
+
+export class LeaveCommunity extends DomainCommand<{ community: string; userId: string }, { left: true }> {}
+
+export class SetCommunityRole extends DomainCommand<{ community: string; caller: Caller; userId: string; role: 'member' | 'moderator' }, { changed: boolean }> {}

@@ -1,0 +1,62 @@
+/**
+ * The content context (social-routes §4–§7, §12): posts, comments, votes,
+ * communities, feeds, reports and moderation of content.
+ */
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { CommentsController } from './comments.controller';
+import { CommunitiesController } from './communities.controller';
+import {
+  CastVoteHandler,
+  CreateCommunityHandler,
+  DeleteCommentHandler,
+  DeletePostHandler,
+  EditCommentHandler,
+  EditPostHandler,
+  FileReportHandler,
+  HideCommentHandler,
+  JoinCommunityHandler,
+  LeaveCommunityHandler,
+  PostCommentHandler,
+  PublishPostHandler,
+  ReviewReportHandler,
+  SetCommunityRoleHandler,
+  SetPostHiddenHandler,
+  TogglePostLockHandler,
+  TogglePostPinHandler,
+  UpdateCommunityHandler,
+} from './content.handlers';
+import { ContentQueries } from './content.queries';
+import { FeedController } from './feed.controller';
+import { ModerationController } from './moderation.controller';
+import { PostsController } from './posts.controller';
+import { SearchController } from './search.controller';
+
+@Module({
+  imports: [CommonModule, AccountsModule],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController],
+  providers: [
+    ContentQueries,
+    PublishPostHandler,
+    EditPostHandler,
+    DeletePostHandler,
+    SetPostHiddenHandler,
+    TogglePostPinHandler,
+    TogglePostLockHandler,
+    CastVoteHandler,
+    PostCommentHandler,
+    EditCommentHandler,
+    DeleteCommentHandler,
+    HideCommentHandler,
+    FileReportHandler,
+    ReviewReportHandler,
+    CreateCommunityHandler,
+    UpdateCommunityHandler,
+    JoinCommunityHandler,
+    LeaveCommunityHandler,
+    SetCommunityRoleHandler,
+  ],
+  exports: [ContentQueries],
+})
+export class ContentModule {}

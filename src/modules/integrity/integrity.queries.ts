@@ -1,0 +1,73 @@
+/** What the integrity routes answer, signed with the node's key. */
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { canonicalJson } from '../../infrastructure/canonical-json';
+import { Clock } from '../../infrastructure/clock';
+import { EVENT_STORE, type EventStore } from '../../infrastructure/event-store/event-store.port';
+import { codeHash, RUNNING_CODE_ROOT } from '../../infrastructure/node-identity/code-hash';
+import { NodeKey } from '../../infrastructure/node-identity/node-key';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { INTEGRITY_CHALLENGES, type IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
+import type { Page } from '../common/paging';
+import type { ChallengeRecord } from './integrity.commands';
+
+export interface SignedCodeHash {
+  node_id: string;
+  code_hash: string;
+  version: string;
+  public_key: string;
+  signature: string;
+}
+
+export interface SignedChallengeAnswer {
+  success: true;
+  response: Record<string, unknown>;
+  signature: string;
+}
+
+@Injectable()
+export class IntegrityQueries {
+  private codeHash: Promise<string> | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly key: NodeKey,
+    private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: ReadStore,
+  ) {}
+
+  /** The challenges this node issued, newest first. */
+  async challenges(page: Page): Promise<{ items: ChallengeRecord[]; total: number }> {
+    const collection = this.readStore.collection<IntegrityChallengeDoc>(INTEGRITY_CHALLENGES);
+    const [docs, total] = await Promise.all([
+      collection.find({}, { sort: { created_at: -1, _id: 1 }, skip: page.offset, limit: page.limit }),
+      collection.countDocuments({}),
+    ]);
+    return { items: docs.map(({ _id, issued_by: _by, _pos: _p, ...record }) => ({ id: _id, ...record })), total };
+  }
+
+  publicKey(): { node_id: string; public_key: string } {
+    return { node_id: this.config.nodeId, public_key: this.key.publicKeyHex };
+  }
+
+  async signedCodeHash(): Promise<SignedCodeHash> {
+    const body = { node_id: this.config.nodeId, code_hash: await this.runningCodeHash(), version: this.config.version, public_key: this.key.publicKeyHex };
+    return { ...body, signature: this.key.sign(canonicalJson(body)) };
+  }
+
+  async answerChallenge(type: 'code_hash_check' | 'stats_probe', nonce: string): Promise<SignedChallengeAnswer> {
+    const specific =
+      type === 'code_hash_check'
+        ? { code_hash: await this.runningCodeHash(), version: this.config.version }
+        : { head_position: await this.events.headPosition(), node_tier: this.config.nodeTier };
+    const response = { type, nonce, timestamp: this.clock.now().toISOString(), ...specific, node_id: this.config.nodeId, public_key: this.key.publicKeyHex };
+    return { success: true, response, signature: this.key.sign(canonicalJson(response)) };
+  }
+
+  /** Computed once per process: the code does not change while it runs. */
+  private runningCodeHash(): Promise<string> {
+    this.codeHash ??= codeHash(RUNNING_CODE_ROOT);
+    return this.codeHash;
+  }
+}
