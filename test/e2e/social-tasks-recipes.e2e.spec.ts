@@ -146,6 +146,9 @@ describe('tasks and recipes', () => {
       expect(res.body.data.post).toMatchObject({ author_id: requester.id, title: 'Weekly &lt;digest&gt;', content_type: 'recipe', recipe_ref: '123_45_recipe.json' });
       expect(res.body.data.recipe).toMatchObject({ prompt_id: 123, flow_id: 45, fork_count: 0, persona: 'editor', post_id: res.body.data.post.id });
       recipe = res.body.data.recipe;
+      const post = await t.request('GET', `${P}/posts/${res.body.data.post.id}`);
+      expect(post.status).toBe(200);
+      expect(post.body.data).toMatchObject({ author_id: requester.id, content_type: 'recipe', recipe_ref: '123_45_recipe.json', content: 'how I do it' });
     });
 
     it('given another file name, then prompt_id and flow_id are 0; a missing title is 400', async () => {

@@ -11,6 +11,7 @@ import type { Actor } from '../../aggregates/agents/task';
 import type { CommandInput } from '../../aggregates/shared/decider';
 import type { UserView } from '../accounts/accounts.queries';
 import { DomainCommand } from '../common/domain-command';
+import type { PostView } from '../content/content.queries';
 import type { TaskDoc } from '../../projections/agents/tasks.projection';
 
 export type AgentUserView = UserView & { skills: string[]; platform: string };
@@ -85,21 +86,9 @@ export interface RecipeView {
   created_at: string;
 }
 
-/** The post a shared recipe is presented by (social-routes §0.5 Post, the fields a new recipe post has). */
-export interface RecipePostView {
-  id: string;
-  author_id: string;
-  community_id: string | null;
-  title: string;
-  content: string;
-  content_type: 'recipe';
-  recipe_ref: string;
-  created_at: string;
-}
-
 export class ShareRecipe extends DomainCommand<
   Pick<RecipeSharedData, 'author_id' | 'title' | 'description' | 'community' | 'recipe_file' | 'persona' | 'action_summary'>,
-  { post: RecipePostView; recipe: RecipeView }
+  { post: PostView; recipe: RecipeView }
 > {}
 
 export class ForkRecipe extends DomainCommand<{ recipeId: string; forkedBy: string }, { forked: true; recipe_file: string; fork_count: number }> {}

@@ -20,6 +20,8 @@ import { DomainError } from '../../aggregates/shared/domain-error';
 import { IssueApiKey, type IssuedApiKey } from '../accounts/accounts.commands';
 import { Claims } from '../accounts/accounts.handlers';
 import { toUserView } from '../accounts/accounts.queries';
+import { type PostOutcome, PublishPost } from '../content/content.commands';
+import { type PostView, toPostView } from '../content/content.queries';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import {
   Collaborate,
@@ -38,6 +40,7 @@ import {
   SpecializeAgent,
   SyncAgents,
   type SpecializationReply,
+  type RecipeView,
   type TaskView,
 } from './agents.commands';
 import { AgentsQueries, toRecipeView, toTaskView } from './agents.queries';
@@ -271,35 +274,35 @@ export class FinishTaskHandler implements ICommandHandler<FinishTask> {
   }
 }
 
+/**
+ * Shares a recipe: publishes its post through the content context
+ * (`PublishPost`, content_type `recipe`, recipe_ref = the file), then records
+ * the recipe pointing at that post.
+ */
 @CommandHandler(ShareRecipe)
 export class ShareRecipeHandler implements ICommandHandler<ShareRecipe> {
-  constructor(private readonly executor: CommandExecutor) {}
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly commands: CommandBus,
+  ) {}
 
-  async execute({ payload, context }: ShareRecipe) {
+  async execute({ payload, context }: ShareRecipe): Promise<{ post: PostView; recipe: RecipeView }> {
+    const { post }: { post: PostOutcome } = await this.commands.execute(
+      new PublishPost(
+        { authorId: payload.author_id, title: payload.title, content: payload.description, contentType: 'recipe', community: payload.community, recipeRef: payload.recipe_file },
+        context,
+      ),
+    );
     const recipeId = randomUUID();
-    const postId = randomUUID();
     const { events } = await this.executor.execute(
       sharedRecipeDecider,
       sharedRecipeStreamId(recipeId),
-      { kind: 'share', recipe: { ...payload, recipe_id: recipeId, post_id: postId } },
+      { kind: 'share', recipe: { ...payload, community: post.community_id, recipe_id: recipeId, post_id: post.id } },
       context,
       { newStream: true },
     );
     const [shared] = events as EventOfType<(typeof events)[number], 'RecipeShared'>[];
-    const d = shared.data;
-    return {
-      post: {
-        id: d.post_id,
-        author_id: d.author_id,
-        community_id: d.community,
-        title: escapeHtml(d.title),
-        content: escapeHtml(d.description),
-        content_type: 'recipe' as const,
-        recipe_ref: escapeHtml(d.recipe_file),
-        created_at: d.created_at,
-      },
-      recipe: toRecipeView({ ...d, id: d.recipe_id, fork_count: 0 }),
-    };
+    return { post: toPostView(post, null, 0), recipe: toRecipeView({ ...shared.data, id: shared.data.recipe_id, fork_count: 0 }) };
   }
 }
 

@@ -2,6 +2,7 @@
 import { NAME_MODES } from '../../aggregates/agents/agent-names';
 import { TREE_NAMES } from '../../aggregates/agents/agent';
 import { USER_VIEW } from '../accounts/accounts.replies';
+import { POST_VIEW } from '../content/content.replies';
 import { bool, int, list, num, obj, oneOf, orNull, str } from '../common/openapi';
 
 const time = str({ format: 'date-time' });
@@ -78,19 +79,7 @@ export const RECIPE = obj({
   created_at: time,
 });
 export const RECIPES_REPLY = list(RECIPE);
-export const SHARED_RECIPE = obj({
-  post: obj({
-    id: str(),
-    author_id: str(),
-    community_id: orNull(str()),
-    title: str(),
-    content: str(),
-    content_type: { const: 'recipe' },
-    recipe_ref: str(),
-    created_at: time,
-  }),
-  recipe: RECIPE,
-});
+export const SHARED_RECIPE = obj({ post: POST_VIEW, recipe: RECIPE });
 export const FORKED = obj({ forked: { const: true }, recipe_file: str(), fork_count: int() });
 
 const PAGE_META = obj({ total: int(), limit: int(), offset: int(), has_more: bool() });
