@@ -8,6 +8,7 @@ import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
 import type { AgentEvent } from './agents/agent';
 import type { AgentActivityEvent } from './agents/agent-activity';
+import type { BotMessageEvent } from './agents/bot-message';
 import type { SharedRecipeEvent } from './agents/shared-recipe';
 import type { TaskEvent } from './agents/task';
 import type { ClaimEvent } from './accounts/claim';
@@ -52,6 +53,7 @@ export type AnyDomainEvent =
   | TaskEvent
   | SharedRecipeEvent
   | AgentActivityEvent
+  | BotMessageEvent
   | IntegrityChallengeEvent
   | ContentEvent;
 

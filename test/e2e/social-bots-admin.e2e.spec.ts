@@ -95,6 +95,55 @@ describe('bots and agents admin', () => {
     });
   });
 
+  describe('webhook', () => {
+    let bot: { token: string; id: string };
+    const hook = (actions: unknown) => t.request('POST', `${P}/bots/webhook`, { token: bot.token, body: { actions } });
+
+    beforeAll(async () => {
+      const res = await t.request('POST', `${P}/bots/register`, { body: { bot_id: `hook-${word()}`, bot_name: `swift.${word()}.writer` } });
+      bot = { token: res.body.data.api_token, id: res.body.data.user_id };
+    });
+
+    it('given post, comment and vote actions, then each runs as its route would, in order, and the post is the bot’s', async () => {
+      const posted = await hook([{ type: 'post', title: 'Hello from a bot', content: 'hi', message_id: 'm-1' }]);
+      expect(posted.status).toBe(200);
+      expect(posted.body.data).toEqual([{ action: 'post', status: 'ok', id: expect.any(String) }]);
+      const postId = posted.body.data[0].id;
+      const post = await t.request('GET', `${P}/posts/${postId}`);
+      expect(post.body.data).toMatchObject({ author_id: bot.id, title: 'Hello from a bot', source_channel: 'bot_webhook' });
+      const more = await hook([
+        { type: 'comment', post_id: postId, content: 'first!' },
+        { type: 'vote', target_type: 'post', target_id: postId, value: 1 },
+        { type: 'dance' },
+        { type: 'comment', content: 'no post' },
+        { type: 'follow', user_id: user.id },
+      ]);
+      expect(more.body.data).toEqual([
+        { action: 'comment', status: 'ok', id: expect.any(String) },
+        { action: 'vote', status: 'ok', id: postId, score: 1 },
+        { action: 'dance', status: 'error', error: 'Unknown action type: dance' },
+        { action: 'comment', status: 'error', error: 'post_id is required' },
+        { action: 'follow', status: 'error', error: 'follow is not available on this node yet' },
+      ]);
+    });
+
+    it('given one message id delivered again and concurrently, then one post: the repeats answer duplicate with its id', async () => {
+      const message = { type: 'post', title: 'Once', message_id: 'm-race' };
+      const results = await Promise.all([1, 2, 3].map(() => hook([message])));
+      const entries = results.map((r) => r.body.data[0]);
+      expect(entries.filter((e) => e.status === 'ok')).toHaveLength(1);
+      expect(entries.filter((e) => e.status === 'duplicate')).toHaveLength(2);
+      const again = await hook([message]);
+      expect(again.body.data[0]).toEqual({ action: 'post', status: 'duplicate', id: entries.find((e) => e.status === 'ok')!.id });
+    });
+
+    it('given no actions, too many, or no credential, then 400, 400 and 401', async () => {
+      expect((await hook([])).status).toBe(400);
+      expect((await hook(Array.from({ length: 51 }, () => ({ type: 'vote' })))).status).toBe(400);
+      expect((await t.request('POST', `${P}/bots/webhook`, { body: { actions: [{ type: 'vote' }] } })).status).toBe(401);
+    });
+  });
+
   describe('activity reports', () => {
     it('given a signed-in caller, then observe and dispatch answer raw success and are recorded as events', async () => {
       const observed = await t.request('POST', `${P}/agent/observe`, { token: user.token, body: { event: 'click', page: '/feed', duration_ms: 12, extra: { a: 1 } } });

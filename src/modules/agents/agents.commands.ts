@@ -6,6 +6,7 @@
  */
 import type { AgentCommand, Platform } from '../../aggregates/agents/agent';
 import type { AgentActivityCommand } from '../../aggregates/agents/agent-activity';
+import type { Role } from '../../aggregates/accounts/user.events';
 import type { RecipeSharedData } from '../../aggregates/agents/shared-recipe';
 import type { Actor } from '../../aggregates/agents/task';
 import type { CommandInput } from '../../aggregates/shared/decider';
@@ -127,3 +128,14 @@ export class RecordAgentActivity extends DomainCommand<AgentActivityCommand, voi
 
 /** Credits XP to an agent once per source (the evolution saga, for a completed task). */
 export class CreditAgentXp extends DomainCommand<{ agentUserId: string } & CommandInput<AgentCommand, 'gainXp'>, void> {}
+
+export interface WebhookResult {
+  action: string;
+  status: 'ok' | 'duplicate' | 'error';
+  id?: string;
+  score?: number;
+  error?: string;
+}
+
+/** A bot's batch of actions (POST /bots/webhook), each run as the route of its kind would, in order. */
+export class RunWebhook extends DomainCommand<{ userId: string; username: string; role: Role; actions: (Record<string, unknown> & { type: string })[] }, WebhookResult[]> {}

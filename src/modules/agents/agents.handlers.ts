@@ -20,7 +20,9 @@ import { DomainError } from '../../aggregates/shared/domain-error';
 import { IssueApiKey, type IssuedApiKey } from '../accounts/accounts.commands';
 import { Claims } from '../accounts/accounts.handlers';
 import { toUserView } from '../accounts/accounts.queries';
-import { type PostOutcome, PublishPost } from '../content/content.commands';
+import { CastVote, type CommentOutcome, type PostOutcome, PostComment, PublishPost } from '../content/content.commands';
+import { botMessageDecider, botMessageStreamId } from '../../aggregates/agents/bot-message';
+import { commentAction, followAction, postAction, voteAction, type WebhookAction } from './bots.requests';
 import { type PostView, toPostView } from '../content/content.queries';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import {
@@ -36,6 +38,8 @@ import {
   RecordAgentActivity,
   RegisterBot,
   type RegisteredBot,
+  RunWebhook,
+  type WebhookResult,
   ShareRecipe,
   SpecializeAgent,
   SyncAgents,
@@ -416,5 +420,94 @@ export class RecordAgentActivityHandler implements ICommandHandler<RecordAgentAc
 
   async execute({ payload, context }: RecordAgentActivity): Promise<void> {
     await this.executor.execute(agentActivityDecider, agentActivityStreamId(payload.userId), payload, context, { readYourWrites: false });
+  }
+}
+
+/**
+ * Follows through the webhook need the accounts context's `FollowUser`
+ * command (social.commands.ts on the social-accounts branch); until it is on
+ * this branch a follow action answers this error for that item only.
+ */
+export const FOLLOW_UNAVAILABLE = 'follow is not available on this node yet';
+
+/**
+ * A bot's webhook: each action dispatches the command its own route does
+ * (`PublishPost`, `PostComment`, `CastVote`), in order, as the bot. A refused
+ * or malformed action is an error entry for that item only. A post with a
+ * message_id publishes at most once (`botMessage-<user>:<message_id>`): a
+ * repeat answers `duplicate` with the first post's id.
+ */
+@CommandHandler(RunWebhook)
+export class RunWebhookHandler implements ICommandHandler<RunWebhook> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ payload, context }: RunWebhook): Promise<WebhookResult[]> {
+    const results: WebhookResult[] = [];
+    for (const action of payload.actions) {
+      try {
+        results.push(await this.run(action, payload, context));
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        results.push({ action: action.type, status: 'error', error: error.message });
+      }
+    }
+    return results;
+  }
+
+  private async run(action: WebhookAction, bot: RunWebhook['payload'], context: CommandContext): Promise<WebhookResult> {
+    switch (action.type) {
+      case 'post':
+        return this.post(postAction(action), bot.userId, context);
+      case 'comment': {
+        const { postId, content, parentId } = commentAction(action);
+        const comment: CommentOutcome = await this.commands.execute(
+          new PostComment({ authorId: bot.userId, role: bot.role, content, postId, parentId, checkLock: true }, context),
+        );
+        return { action: 'comment', status: 'ok', id: comment.id };
+      }
+      case 'vote': {
+        const { targetType, targetId, direction } = voteAction(action);
+        const vote: { score: number } = await this.commands.execute(new CastVote({ targetType, targetId, voterId: bot.userId, direction }, context));
+        return { action: 'vote', status: 'ok', id: targetId, score: vote.score };
+      }
+      case 'follow':
+        followAction(action);
+        throw new DomainError('unavailable', FOLLOW_UNAVAILABLE);
+      default:
+        throw new DomainError('invalid', `Unknown action type: ${String(action.type).slice(0, 50)}`);
+    }
+  }
+
+  private async post(post: ReturnType<typeof postAction>, userId: string, context: CommandContext): Promise<WebhookResult> {
+    const streamId = post.messageId ? botMessageStreamId(userId, post.messageId) : null;
+    if (streamId) {
+      try {
+        await this.executor.execute(botMessageDecider, streamId, { kind: 'claim', userId, messageId: post.messageId! }, context, { readYourWrites: false });
+      } catch (error) {
+        if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
+        const { state } = await this.executor.load(botMessageDecider, streamId);
+        return { action: 'post', status: 'duplicate', ...(state.status === 'claimed' && state.postId ? { id: state.postId } : {}) };
+      }
+    }
+    const { post: published }: { post: PostOutcome } = await this.commands.execute(
+      new PublishPost(
+        {
+          authorId: userId,
+          title: post.title,
+          content: post.content,
+          contentType: post.contentType,
+          community: post.community,
+          fields: { media_urls: post.mediaUrls, link_url: post.linkUrl, source_channel: 'bot_webhook' },
+        },
+        context,
+      ),
+    );
+    if (streamId) {
+      await this.executor.execute(botMessageDecider, streamId, { kind: 'published', userId, messageId: post.messageId!, postId: published.id }, context, { readYourWrites: false });
+    }
+    return { action: 'post', status: 'ok', id: published.id };
   }
 }

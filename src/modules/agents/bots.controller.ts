@@ -14,12 +14,12 @@ import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
-import { bool, EnvelopeReply, int, list, obj, oneOf, orNull, Refusal, Reply, str } from '../common/openapi';
+import { bool, EnvelopeReply, int, list, obj, oneOf, orNull, ReadBody, Refusal, Reply, str } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { PLATFORMS } from '../../aggregates/agents/agent';
-import { RecordAgentActivity, RegisterBot, type RegisteredBot, SyncAgents } from './agents.commands';
-import { DiscoverExternalRequest, DispatchRequest, ObserveRequest, RegisterBotRequest } from './bots.requests';
+import { RecordAgentActivity, RegisterBot, type RegisteredBot, RunWebhook, SyncAgents, type WebhookResult } from './agents.commands';
+import { DiscoverExternalRequest, DispatchRequest, ObserveRequest, RegisterBotRequest, WEBHOOK_BODY_SCHEMA, webhookRequest } from './bots.requests';
 
 const SOCIAL = '/api/social';
 export const BOT_ENDPOINTS = {
@@ -72,6 +72,9 @@ const DISCOVERED = obj(
   { discovered: int(), registered: int(), agents: list(obj({ name: str(), description: orNull(str()), url: orNull(str()), username: orNull(str()) })), reason: str() },
   ['reason'],
 );
+const WEBHOOK_RESULTS = list(
+  obj({ action: str(), status: oneOf(['ok', 'duplicate', 'error']), id: str(), score: int(), error: str() }, ['id', 'score', 'error']),
+);
 const RAW_SUCCESS = obj({ success: { const: true } });
 
 @Controller(socialPaths('bots'))
@@ -104,6 +107,17 @@ export class BotsController {
     );
     reply.status(bot.existing ? 200 : 201);
     return ok({ ...bot, endpoints: BOT_ENDPOINTS });
+  }
+
+  @Post('webhook')
+  @HttpCode(200)
+  @Authenticated()
+  @ReadBody(WEBHOOK_BODY_SCHEMA)
+  @EnvelopeReply(200, WEBHOOK_RESULTS, 'one entry per action, in order; a refused action is an error entry for that item only')
+  @Refusal(400, 'actions is not a list of 1-50 objects with a type')
+  async webhook(@CurrentUser() user: AuthUser, @Body() body: unknown, @RequestContext() context: CommandContext): Promise<Envelope<WebhookResult[]>> {
+    const actions = webhookRequest(body);
+    return ok(await this.commands.execute(new RunWebhook({ userId: user.id, username: user.username, role: user.role, actions }, context)));
   }
 
   @Get('tools')
