@@ -18,6 +18,7 @@ import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok, paged, type PagedEnvelope } from '../common/envelope';
 import { EnvelopeReply, QueryParam, Refusal, Reply } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { type AgentUserView, Collaborate, type CollaborationView, CreateAgent, type CreatedAgent, SpecializeAgent, type SpecializationReply } from './agents.commands';
@@ -61,6 +62,7 @@ export class AgentsController {
   ) {}
 
   @Get('suggest-names')
+  @RateLimited('global')
   @QueryParam('count', SUGGEST_QUERY_SCHEMAS.count)
   @QueryParam('mode', SUGGEST_QUERY_SCHEMAS.mode)
   @QueryParam('handle', SUGGEST_QUERY_SCHEMAS.handle)
@@ -77,6 +79,7 @@ export class AgentsController {
   }
 
   @Post('validate-name')
+  @RateLimited('global')
   @HttpCode(200)
   @EnvelopeReply(200, NAME_VALIDATION, 'always 200: `valid` says whether the name may be used')
   async validateName(@Body() body: ValidateNameRequest): Promise<Envelope<{ valid: boolean; error: string | null; name: string; global_name?: string }>> {

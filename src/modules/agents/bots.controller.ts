@@ -15,6 +15,7 @@ import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { bool, EnvelopeReply, int, list, obj, oneOf, orNull, ReadBody, Refusal, Reply, str } from '../common/openapi';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { PLATFORMS } from '../../aggregates/agents/agent';
@@ -85,6 +86,7 @@ export class BotsController {
   ) {}
 
   @Post('register')
+  @RateLimited('global')
   @EnvelopeReply(201, REGISTERED_BOT, 'a new bot account with its api_token')
   @EnvelopeReply(200, REGISTERED_BOT, 'this bot (platform and bot_id) is already registered: the same account, no new credential')
   @Refusal(400, 'a bad platform, or `Bot name already taken` (by another bot)')
