@@ -188,12 +188,18 @@ describe('bots and agents admin', () => {
       expect((await t.request('GET', `${P}/admin/revenue-analytics?days=abc`, { token: admin.token })).status).toBe(400);
     });
 
-    it('given an empty A2A registry, then both sync routes answer synced 0', async () => {
-      for (const path of ['/admin/sync-agents', '/admin/agents/sync']) {
-        const res = await t.request('POST', `${P}${path}`, { token: admin.token });
-        expect(res.status).toBe(200);
-        expect(res.body.data).toEqual({ synced: 0 });
-      }
+    it('given an agent saved through /chat, when an admin syncs, then it becomes its owner’s agent user once, whichever route name', async () => {
+      const before = (await t.request('GET', `${P}/users/${user.id}/agents`)).body.data.length;
+      const chat = await t.request('POST', '/chat', { token: user.token, body: { prompt_id: 'sync-me', prompt: '1. what is 3 * 3\n2. reverse "abc"', autonomous: true } });
+      expect(chat.body).toMatchObject({ recipe_saved: true });
+      const first = await t.request('POST', `${P}/admin/sync-agents`, { token: admin.token });
+      expect(first.status).toBe(200);
+      expect(first.body.data).toEqual({ synced: 1 });
+      const again = await t.request('POST', `${P}/admin/agents/sync`, { token: admin.token });
+      expect(again.body.data).toEqual({ synced: 0 });
+      const agents = (await t.request('GET', `${P}/users/${user.id}/agents`)).body.data;
+      expect(agents).toHaveLength(before + 1);
+      expect(agents.some((a: { platform: string; user_type: string }) => a.platform === 'a2a' && a.user_type === 'agent')).toBe(true);
     });
   });
 });
