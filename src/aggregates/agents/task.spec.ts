@@ -8,7 +8,7 @@ const create: TaskCommand = { kind: 'create', taskId: 't1', postId: 'p1', reques
 const requester = { id: 'req', isAdmin: false };
 const admin = { id: 'adm', isAdmin: true };
 const agent = { id: 'ag', userType: 'agent', ownerId: 'req' };
-const assign: TaskCommand = { kind: 'assign', actor: requester, assignee: agent };
+const assign: TaskCommand = { kind: 'assign', actor: requester, assignerName: 'rita', assignee: agent };
 
 describe('task', () => {
   it('given nothing, when created, then it is open with the ledger key task_<requester>_<id>', () =>
@@ -21,18 +21,18 @@ describe('task', () => {
   it('given an open task, when the requester assigns their agent, then its owner is the one notified', () =>
     given(...history(create))
       .when(assign)
-      .then({ type: 'TaskAssigned', data: { task_id: 't1', requester_id: 'req', assignee_id: 'ag', assignee_type: 'agent', assigned_by: 'req', notified_user_id: 'req', at } }));
+      .then({ type: 'TaskAssigned', data: { task_id: 't1', requester_id: 'req', assignee_id: 'ag', assignee_type: 'agent', assigned_by: 'req', assigned_by_username: 'rita', notified_user_id: 'req', at } }));
 
   it('given a human assignee, then the assignee is the one notified', () =>
-    expect(given(...history(create)).when({ kind: 'assign', actor: requester, assignee: { id: 'h', userType: 'human', ownerId: null } }).events()[0].data).toMatchObject({ notified_user_id: 'h' }));
+    expect(given(...history(create)).when({ kind: 'assign', actor: requester, assignerName: 'rita', assignee: { id: 'h', userType: 'human', ownerId: null } }).events()[0].data).toMatchObject({ notified_user_id: 'h' }));
 
   it('given another user, when they assign, then it is refused', () =>
     given(...history(create)).when({ ...assign, actor: { id: 'x', isAdmin: false } }).thenRefused('forbidden', ONLY_REQUESTER_ASSIGNS));
 
   it('given an agent of another owner, when the requester assigns it, then it is refused; an admin may', () => {
     const foreign = { id: 'fa', userType: 'agent', ownerId: 'other' };
-    given(...history(create)).when({ kind: 'assign', actor: requester, assignee: foreign }).thenRefused('forbidden', NOT_YOUR_AGENT);
-    expect(given(...history(create)).when({ kind: 'assign', actor: admin, assignee: foreign }).events()).toHaveLength(1);
+    given(...history(create)).when({ kind: 'assign', actor: requester, assignerName: 'rita', assignee: foreign }).thenRefused('forbidden', NOT_YOUR_AGENT);
+    expect(given(...history(create)).when({ kind: 'assign', actor: admin, assignerName: 'root', assignee: foreign }).events()).toHaveLength(1);
   });
 
   it('given an assigned task, when the assignee completes it, then it is completed', () =>

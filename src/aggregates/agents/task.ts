@@ -48,6 +48,8 @@ export type TaskEvent =
         assignee_id: string;
         assignee_type: string;
         assigned_by: string;
+        /** the assigner's username, for the notification's text */
+        assigned_by_username: string;
         /** who hears of it (a `task_assigned` notification): the assignee, or an agent's owner */
         notified_user_id: string;
         at: string;
@@ -87,7 +89,7 @@ export interface Actor {
 
 export type TaskCommand =
   | { kind: 'create'; taskId: string; postId: string; requesterId: string; description: string }
-  | { kind: 'assign'; actor: Actor; assignee: Assignee }
+  | { kind: 'assign'; actor: Actor; assignerName: string; assignee: Assignee }
   | { kind: 'finish'; actor: Actor; result: string; success: boolean };
 
 export const taskStreamId = (taskId: string): string => `task-${taskId}`;
@@ -174,6 +176,7 @@ function decide(command: TaskCommand, state: TaskState, now: Date): TaskEvent[] 
             assignee_id: assignee.id,
             assignee_type: assignee.userType,
             assigned_by: command.actor.id,
+            assigned_by_username: command.assignerName,
             notified_user_id: assignee.userType === 'agent' && assignee.ownerId ? assignee.ownerId : assignee.id,
             at,
           },

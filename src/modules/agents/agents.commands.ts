@@ -71,7 +71,7 @@ export interface TaskView {
 
 export class CreateTask extends DomainCommand<{ requesterId: string; postId: string; description: string }, TaskView> {}
 
-export class AssignTask extends DomainCommand<{ taskId: string; actor: Actor; assigneeId: string }, TaskView> {}
+export class AssignTask extends DomainCommand<{ taskId: string; actor: Actor; assignerName: string; assigneeId: string }, TaskView> {}
 
 export class FinishTask extends DomainCommand<{ taskId: string; actor: Actor; result: string; success: boolean }, TaskView> {}
 

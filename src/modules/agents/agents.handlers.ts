@@ -252,7 +252,7 @@ export class CreateTaskHandler implements ICommandHandler<CreateTask> {
 export class AssignTaskHandler implements ICommandHandler<AssignTask> {
   constructor(private readonly executor: CommandExecutor) {}
 
-  async execute({ payload: { taskId, actor, assigneeId }, context }: AssignTask): Promise<TaskView> {
+  async execute({ payload: { taskId, actor, assignerName, assigneeId }, context }: AssignTask): Promise<TaskView> {
     const { state: task } = await this.executor.load(taskDecider, taskStreamId(taskId));
     if (task.status === 'none') throw new DomainError('not_found', 'Task not found');
     const { state: user } = await this.executor.load(userDecider, userStreamId(assigneeId));
@@ -263,7 +263,7 @@ export class AssignTaskHandler implements ICommandHandler<AssignTask> {
       ownerId = agent.status === 'active' ? agent.ownerId : null;
     }
     const assignee: Assignee = { id: user.userId, userType: user.userType, ownerId };
-    const { state } = await this.executor.execute(taskDecider, taskStreamId(taskId), { kind: 'assign', actor, assignee }, context);
+    const { state } = await this.executor.execute(taskDecider, taskStreamId(taskId), { kind: 'assign', actor, assignerName, assignee }, context);
     return taskViewOf(state);
   }
 }

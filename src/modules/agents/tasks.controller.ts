@@ -82,7 +82,7 @@ export class TasksController {
     @Body() body: AssignTaskRequest,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<TaskView>> {
-    return ok(await this.commands.execute(new AssignTask({ taskId: id, actor: { id: user.id, isAdmin: isAdminRole(user.role) }, assigneeId: body.assignee_id.trim() }, context)));
+    return ok(await this.commands.execute(new AssignTask({ taskId: id, actor: { id: user.id, isAdmin: isAdminRole(user.role) }, assignerName: user.username, assigneeId: body.assignee_id.trim() }, context)));
   }
 
   @Post(':id/complete')
