@@ -52,7 +52,7 @@ export interface CollaborationDoc extends Doc {
 }
 
 export const agentProfilesProjection = defineProjection({
-  name: 'agent-profiles',
+  name: 'agentProfiles',
   version: 1,
   collections: [AGENT_PROFILES, AGENT_COLLABORATIONS],
   indexes: [

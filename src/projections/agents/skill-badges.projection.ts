@@ -32,7 +32,7 @@ async function finished(event: RecordedOf<'TaskCompleted' | 'TaskFailed'>, write
 }
 
 export const skillBadgesProjection = defineProjection({
-  name: 'skill-badges',
+  name: 'skillBadges',
   version: 1,
   collections: [SKILL_BADGES],
   indexes: [{ collection: SKILL_BADGES, spec: { keys: { user_id: 1 } } }],
