@@ -4,7 +4,7 @@ import { recipeIds, type SharedRecipeCommand, sharedRecipeDecider } from './shar
 const { given, history } = deciderKit(sharedRecipeDecider, new Date('2026-11-23T10:00:00.000Z'));
 const share: SharedRecipeCommand = {
   kind: 'share',
-  recipe: { recipe_id: 'r1', post_id: 'p1', author_id: 'u1', title: 't', description: '', community: null, recipe_file: 'dir/12_3_recipe.json', persona: '', action_summary: '' },
+  recipe: { recipe_id: 'r1', post_id: 'p1', author_id: 'u1', title: 't', description: '', community: null, recipe_file: 'dir/12_3_recipe.json', persona: '', action_summary: '', chat_recipe_id: null, chat_recipe_version: null },
 };
 
 describe('shared recipe', () => {

@@ -21,6 +21,9 @@ export interface RecipeSharedData {
   flow_id: number;
   persona: string;
   action_summary: string;
+  /** the sharer's saved recipe of the chat pipeline this file is (stream `recipe-<author>/<prompt_id>`), when there is one */
+  chat_recipe_id: string | null;
+  chat_recipe_version: number | null;
   created_at: string;
 }
 

@@ -84,6 +84,9 @@ export interface RecipeView {
   persona: string;
   action_summary: string;
   fork_count: number;
+  /** the sharer's saved chat recipe this file is, when there is one */
+  chat_recipe_id: string | null;
+  chat_recipe_version: number | null;
   created_at: string;
 }
 

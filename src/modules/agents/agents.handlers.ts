@@ -11,7 +11,9 @@ import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AGENT_NOT_FOUND, agentDecider, agentStreamId, type AgentCreatedData, type AgentState, SPECIALIZATION_TREES } from '../../aggregates/agents/agent';
 import { candidateName, checkGlobalName, checkLocalName, type NameCheck } from '../../aggregates/agents/agent-names';
 import { agentActivityDecider, agentActivityStreamId } from '../../aggregates/agents/agent-activity';
-import { sharedRecipeDecider, sharedRecipeStreamId } from '../../aggregates/agents/shared-recipe';
+import { recipeIds, sharedRecipeDecider, sharedRecipeStreamId } from '../../aggregates/agents/shared-recipe';
+import { recipeStreamId } from '../../aggregates/chat/chat.events';
+import { recipeDecider } from '../../aggregates/chat/recipe';
 import { type Actor, type Assignee, taskDecider, taskStreamId, type TaskState } from '../../aggregates/agents/task';
 import { userDecider } from '../../aggregates/accounts/user';
 import { userStreamId } from '../../aggregates/accounts/user.events';
@@ -298,15 +300,23 @@ export class ShareRecipeHandler implements ICommandHandler<ShareRecipe> {
       ),
     );
     const recipeId = randomUUID();
+    const linked = await this.savedChatRecipe(payload.author_id, recipeIds(payload.recipe_file).prompt_id);
     const { events } = await this.executor.execute(
       sharedRecipeDecider,
       sharedRecipeStreamId(recipeId),
-      { kind: 'share', recipe: { ...payload, community: post.community_id, recipe_id: recipeId, post_id: post.id } },
+      { kind: 'share', recipe: { ...payload, ...linked, community: post.community_id, recipe_id: recipeId, post_id: post.id } },
       context,
       { newStream: true },
     );
     const [shared] = events as EventOfType<(typeof events)[number], 'RecipeShared'>[];
     return { post: toPostView(post, null, 0), recipe: toRecipeView({ ...shared.data, id: shared.data.recipe_id, fork_count: 0 }) };
+  }
+
+  /** The author's saved chat recipe for the file's prompt id (`recipe-<author>/<prompt_id>`), if any. */
+  private async savedChatRecipe(authorId: string, promptId: number): Promise<{ chat_recipe_id: string | null; chat_recipe_version: number | null }> {
+    if (promptId <= 0) return { chat_recipe_id: null, chat_recipe_version: null };
+    const { state } = await this.executor.load(recipeDecider, recipeStreamId(authorId, String(promptId)));
+    return state.status === 'saved' ? { chat_recipe_id: state.recipeId, chat_recipe_version: state.version } : { chat_recipe_id: null, chat_recipe_version: null };
   }
 }
 

@@ -70,6 +70,8 @@ export function toRecipeView(doc: Pick<RecipeDoc, keyof RecipeView>): RecipeView
     persona: escapeHtml(doc.persona),
     action_summary: escapeHtml(doc.action_summary),
     fork_count: doc.fork_count,
+    chat_recipe_id: doc.chat_recipe_id ?? null,
+    chat_recipe_version: doc.chat_recipe_version ?? null,
     created_at: doc.created_at,
   };
 }

@@ -76,6 +76,8 @@ export const RECIPE = obj({
   persona: str(),
   action_summary: str(),
   fork_count: int(),
+  chat_recipe_id: orNull(str({ description: 'the sharer’s saved chat recipe this file is (prompt_id of the file name), when there is one' })),
+  chat_recipe_version: orNull(int()),
   created_at: time,
 });
 export const RECIPES_REPLY = list(RECIPE);

@@ -16,6 +16,8 @@ export interface RecipeDoc extends Doc {
   persona: string;
   action_summary: string;
   fork_count: number;
+  chat_recipe_id: string | null;
+  chat_recipe_version: number | null;
   created_at: string;
 }
 
@@ -39,6 +41,8 @@ export const recipesProjection = defineProjection({
           persona: d.persona,
           action_summary: d.action_summary,
           fork_count: 0,
+          chat_recipe_id: d.chat_recipe_id,
+          chat_recipe_version: d.chat_recipe_version,
           created_at: d.created_at,
         },
       });
