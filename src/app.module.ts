@@ -4,6 +4,7 @@ import type { ProcessRole } from './infrastructure/process-role';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
 import { SocialModule } from './modules/social/social.module';
@@ -29,7 +30,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, ContentModule, SocialModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, ContentModule, SocialModule, AgentsModule, SagasModule],
     };
   }
 }

@@ -6,6 +6,11 @@
  */
 import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
+import type { AgentEvent } from './agents/agent';
+import type { AgentActivityEvent } from './agents/agent-activity';
+import type { BotMessageEvent } from './agents/bot-message';
+import type { SharedRecipeEvent } from './agents/shared-recipe';
+import type { TaskEvent } from './agents/task';
 import type { ClaimEvent } from './accounts/claim';
 import type { UserEvent } from './accounts/user.events';
 import type { ChatEvent } from './chat/chat.events';
@@ -47,6 +52,11 @@ export type AnyDomainEvent =
   | EncounterEvent
   | GoalEvent
   | A2aTaskEvent
+  | AgentEvent
+  | TaskEvent
+  | SharedRecipeEvent
+  | AgentActivityEvent
+  | BotMessageEvent
   | IntegrityChallengeEvent
   | NodeStandingEvent
   | ContentEvent

@@ -2,6 +2,10 @@
 import type { ProjectionDefinition } from '../infrastructure/projections/projection';
 import { a2aAgentsProjection } from './a2a/a2a-agents.projection';
 import { a2aTasksProjection } from './a2a/a2a-tasks.projection';
+import { agentProfilesProjection } from './agents/agent-profiles.projection';
+import { recipesProjection } from './agents/recipes.projection';
+import { skillBadgesProjection } from './agents/skill-badges.projection';
+import { tasksProjection } from './agents/tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
 import { apiTokensProjection } from './accounts/api-tokens.projection';
@@ -56,4 +60,8 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   reportsProjection,
   followsProjection,
   notificationsProjection,
+  agentProfilesProjection,
+  tasksProjection,
+  recipesProjection,
+  skillBadgesProjection,
 ];

@@ -8,6 +8,7 @@
  * Process managers: SagaRunner feeds them recorded events at least once and
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
+ * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
@@ -31,12 +32,14 @@ import { ModuleRef } from '@nestjs/core';
 import { EventRelays, type EventRelay } from '../infrastructure/bus/event-relay';
 import type { ProcessManager } from '../infrastructure/sagas/process-manager';
 import { SagaRunner } from '../infrastructure/sagas/saga-runner';
+import { AgentsModule } from '../modules/agents/agents.module';
 import { ChatModule } from '../modules/chat/chat.module';
 import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
 import { CommonModule } from '../modules/common/common.module';
 import { ComputeModule } from '../modules/compute/compute.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
+import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
@@ -51,7 +54,7 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -65,7 +68,7 @@ const WORKERS = [
 ];
 
 @Module({
-  imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
+  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

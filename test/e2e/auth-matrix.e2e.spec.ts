@@ -27,6 +27,9 @@ const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
   ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  // the agents context's reads
+  ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
+  ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 
 /**
@@ -65,6 +68,12 @@ const OPEN = new Set([
   'GET /agents/:agent_name',
   'GET /widget.js',
   'GET /embed/widget-object.js',
+  // the agents context's open routes: the name helpers, discovery, bot self-registration and skill files
+  ...both('/agents/suggest-names').map((path) => `GET ${path}`),
+  ...both('/discovery/agents').map((path) => `GET ${path}`),
+  ...both('/bots/:framework-skill').map((path) => `GET ${path}`),
+  ...both('/agents/validate-name').map((path) => `POST ${path}`),
+  ...both('/bots/register').map((path) => `POST ${path}`),
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
 ]);
@@ -113,6 +122,8 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+  ...[...both('/admin/revenue-analytics'), ...both('/growth/stats')].map((path) => `GET ${path}`),
+  ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
   ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
   // moderation of content (§12): moderators (role operator or admin), deleting admins only

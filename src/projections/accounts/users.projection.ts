@@ -13,6 +13,7 @@
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
 import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
 import { updateUser, USERS } from './update-user';
@@ -160,6 +161,7 @@ export const usersProjection = defineProjection({
   ],
   on: {
     ...ACCOUNT_HANDLERS,
+    ...AGENTS_USER_HANDLERS,
     ...USERS_CONTENT_HANDLERS,
     ...USERS_SOCIAL_HANDLERS,
   },
