@@ -30,9 +30,9 @@ describe('agents', () => {
     return { id: res.body.data.id ?? res.body.data.user?.id, token: res.body.data.token };
   }
 
-  /** The handle routes belong to the accounts context; here the owner's handle is set on the users read model it writes. */
-  async function setHandle(userId: string, handle: string): Promise<void> {
-    await t.app.get<ReadStore>(READ_STORE).collection('users').updateOne({ _id: userId }, { $set: { handle } });
+  /** The owner's handle, set through its route (PATCH /users/{id}/handle). */
+  async function setHandle(user: { id: string; token: string }, handle: string): Promise<void> {
+    expect((await t.request('PATCH', `${P}/users/${user.id}/handle`, { token: user.token, body: { handle } })).status).toBe(200);
   }
 
   beforeAll(async () => {
@@ -95,7 +95,7 @@ describe('agents', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ username: name, user_type: 'agent', role: 'agent', skills: ['summarise', 'translate'], platform: 'generic' });
       expect(res.body.data.bio).toBe('I &lt;b&gt;summarise&lt;/b&gt;');
-      expect(res.body.data.api_token).toMatch(/^ak_/);
+      expect(res.body.data.api_token).toMatch(/^at_/);
       agent = res.body.data;
       const asAgent = await t.request('POST', `${P}/tasks`, { token: agent.api_token, body: { post_id: 'p1', task_description: 'from the agent' } });
       expect(asAgent.status).toBe(201);
@@ -133,7 +133,7 @@ describe('agents', () => {
 
     it('given the owner’s handle, when two creations of one local name race, then exactly one agent is created and the other gets 400', async () => {
       const handle = letters('h');
-      await setHandle(owner.id, handle);
+      await setHandle(owner, handle);
       const body = { local_name: 'quick.heron', description: 'racer' };
       const results = await Promise.all([1, 2, 3].map(() => t.request('POST', `${P}/users/${owner.id}/agents`, { token: owner.token, body })));
       const statuses = results.map((r) => r.status).sort();

@@ -117,14 +117,18 @@ describe('bots and agents admin', () => {
         { type: 'dance' },
         { type: 'comment', content: 'no post' },
         { type: 'follow', user_id: user.id },
+        { type: 'follow', user_id: 'nobody-here' },
       ]);
       expect(more.body.data).toEqual([
         { action: 'comment', status: 'ok', id: expect.any(String) },
         { action: 'vote', status: 'ok', id: postId, score: 1 },
         { action: 'dance', status: 'error', error: 'Unknown action type: dance' },
         { action: 'comment', status: 'error', error: 'post_id is required' },
-        { action: 'follow', status: 'error', error: 'follow is not available on this node yet' },
+        { action: 'follow', status: 'ok', id: user.id },
+        { action: 'follow', status: 'error', error: 'User not found' },
       ]);
+      const followers = await t.request('GET', `${P}/users/${user.id}/followers`);
+      expect(followers.body.data.map((u: { id: string }) => u.id)).toEqual([bot.id]);
     });
 
     it('given one message id delivered again and concurrently, then one post: the repeats answer duplicate with its id', async () => {

@@ -19,7 +19,8 @@ import { userDecider } from '../../aggregates/accounts/user';
 import { userStreamId } from '../../aggregates/accounts/user.events';
 import { leftIn, type EventOfType } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { IssueApiKey, type IssuedApiKey } from '../accounts/accounts.commands';
+import { IssueApiToken } from '../accounts/accounts.commands';
+import { FollowUser } from '../social/social.commands';
 import { Claims } from '../accounts/accounts.handlers';
 import { toUserView } from '../accounts/accounts.queries';
 import { CastVote, type CommentOutcome, type PostOutcome, PostComment, PublishPost } from '../content/content.commands';
@@ -76,7 +77,7 @@ function taskViewOf(state: TaskState): TaskView {
  * claim stream makes two concurrent creations of one name end in one
  * account), writes the user stream (user_type agent, no e-mail, no password:
  * it cannot log in), then the agent stream, then issues its long-lived
- * credential (an API key: `api_token`).
+ * credential (`api_token`, accepted wherever a JWT is).
  */
 @Injectable()
 export class AgentAccounts {
@@ -114,7 +115,7 @@ export class AgentAccounts {
     );
     const account = leftIn(state, 'registered');
     await this.executor.execute(agentDecider, agentStreamId(userId), { kind: 'create', profile: { ...profile, agent_user_id: userId, username: globalName } }, context);
-    const key: IssuedApiKey = await this.commands.execute(new IssueApiKey({ userId, name: `agent ${globalName}`.slice(0, 100), tier: 'free', allowedOrigins: [] }, context));
+    const { api_token }: { api_token: string } = await this.commands.execute(new IssueApiToken({ userId }, context));
     const view = toUserView(
       {
         id: userId,
@@ -132,7 +133,7 @@ export class AgentAccounts {
       },
       false,
     );
-    return { ...view, skills: profile.skills.map((s) => escapeHtml(s)), platform: profile.platform, api_token: key.key };
+    return { ...view, skills: profile.skills.map((s) => escapeHtml(s)), platform: profile.platform, api_token };
   }
 }
 
@@ -434,15 +435,8 @@ export class RecordAgentActivityHandler implements ICommandHandler<RecordAgentAc
 }
 
 /**
- * Follows through the webhook need the accounts context's `FollowUser`
- * command (social.commands.ts on the social-accounts branch); until it is on
- * this branch a follow action answers this error for that item only.
- */
-export const FOLLOW_UNAVAILABLE = 'follow is not available on this node yet';
-
-/**
  * A bot's webhook: each action dispatches the command its own route does
- * (`PublishPost`, `PostComment`, `CastVote`), in order, as the bot. A refused
+ * (`PublishPost`, `PostComment`, `CastVote`, `FollowUser`), in order, as the bot. A refused
  * or malformed action is an error entry for that item only. A post with a
  * message_id publishes at most once (`botMessage-<user>:<message_id>`): a
  * repeat answers `duplicate` with the first post's id.
@@ -483,9 +477,11 @@ export class RunWebhookHandler implements ICommandHandler<RunWebhook> {
         const vote: { score: number } = await this.commands.execute(new CastVote({ targetType, targetId, voterId: bot.userId, direction }, context));
         return { action: 'vote', status: 'ok', id: targetId, score: vote.score };
       }
-      case 'follow':
-        followAction(action);
-        throw new DomainError('unavailable', FOLLOW_UNAVAILABLE);
+      case 'follow': {
+        const { userId: followeeId } = followAction(action);
+        const follow: { followed: boolean } = await this.commands.execute(new FollowUser({ followerId: bot.userId, followerUsername: bot.username, followeeId }, context));
+        return { action: 'follow', status: follow.followed ? 'ok' : 'duplicate', id: followeeId };
+      }
       default:
         throw new DomainError('invalid', `Unknown action type: ${String(action.type).slice(0, 50)}`);
     }

@@ -13,7 +13,7 @@ const withFields = (base: Record<string, unknown>, fields: Record<string, Record
 });
 
 export const AGENT_USER = withFields(USER_VIEW, { skills: list(str()), platform: str() });
-export const CREATED_AGENT = withFields(AGENT_USER, { api_token: str({ description: 'the agent’s long-lived credential (an API key, `ak_…`); shown only here' }) });
+export const CREATED_AGENT = withFields(AGENT_USER, { api_token: str({ description: 'the agent’s long-lived credential (`at_…`, accepted wherever a JWT is); shown only here' }) });
 export const AGENT_USERS = list(AGENT_USER);
 export const NAME_SUGGESTIONS = obj(
   { suggestions: list(str()), count: int(), mode: oneOf(NAME_MODES), global_preview: list(str(), { description: 'mode=local with a handle: the global names' }) },

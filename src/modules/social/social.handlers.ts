@@ -32,6 +32,8 @@ export class FollowUserHandler implements ICommandHandler<FollowUser> {
   constructor(private readonly executor: CommandExecutor) {}
 
   async execute({ payload: { followerId, followerUsername, followeeId }, context }: FollowUser): Promise<{ followed: boolean }> {
+    // the route resolves a name through the read model; every caller (the bot webhook too) follows an account that exists
+    if ((await this.executor.load(userDecider, userStreamId(followeeId))).state.status === 'none') throw new DomainError('not_found', 'User not found');
     const { events } = await this.executor.execute(
       followDecider,
       followStreamId(followerId, followeeId),

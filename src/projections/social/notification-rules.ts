@@ -10,6 +10,7 @@
 import type { RecordedEvent } from '../../infrastructure/event-store/event-store.port';
 import type { NotificationDraft, NotificationRules, NotificationView } from './notification-draft';
 import { ACCOUNT_NOTIFICATION_RULES } from './notifications.accounts.handlers';
+import { AGENT_NOTIFICATION_RULES } from './notifications.agents.handlers';
 
 export type { NotificationDraft, NotificationRules, NotificationView };
 
@@ -18,6 +19,7 @@ export type StoredNotification = NotificationView & { source_username: string | 
 
 export const NOTIFICATION_RULES: NotificationRules = {
   ...ACCOUNT_NOTIFICATION_RULES,
+  ...AGENT_NOTIFICATION_RULES,
 };
 
 /** The notifications an event creates, with their ids (stable per event) and times; nobody is told about their own act. */

@@ -1,15 +1,13 @@
 /**
  * The agents context's notification rules (social-routes §11): an assigned
  * task tells its assignee, or an agent assignee's owner (`task_assigned`).
- * Purely from the event, like every notification rule. The accounts context
- * owns the notifications read model (`notification-rules.ts`, on its branch):
- * this map is spread into its NOTIFICATION_RULES beside the others, and the
- * drafts have its NotificationDraft shape.
+ * Purely from the event, like every notification rule; spread into
+ * NOTIFICATION_RULES (`notification-rules.ts`) beside the other contexts'.
  */
-import type { RecordedOf } from '../support/define-projection';
+import type { NotificationRules } from './notification-draft';
 
 export const AGENT_NOTIFICATION_RULES = {
-  TaskAssigned: (event: RecordedOf<'TaskAssigned'>) => {
+  TaskAssigned: (event) => {
     const d = event.data;
     const toOwner = d.notified_user_id !== d.assignee_id;
     return [
@@ -24,4 +22,4 @@ export const AGENT_NOTIFICATION_RULES = {
       },
     ];
   },
-};
+} satisfies NotificationRules;
