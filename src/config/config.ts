@@ -12,6 +12,7 @@ import { type A2aConfig, loadA2aConfig } from './a2a.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type EngineConfig, loadEngineConfig } from './engine.config';
 import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
@@ -95,6 +96,8 @@ export interface AppConfig {
   http: HttpConfig;
   /** log format, access log, /metrics and tracing (LOG_FORMAT, ACCESS_LOG, METRICS*, OTEL_*) */
   observability: ObservabilityConfig;
+  /** the agent engine: pressure, runtime tools, model lifecycle, coding tools, skills (ENGINE_*, SKILLS_DIRS, GITHUB_*) */
+  engine: EngineConfig;
 }
 
 export { ConfigError };
@@ -247,6 +250,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),
+    engine: loadEngineConfig(env),
   };
 }
 

@@ -34,6 +34,7 @@ import { ChatModule } from '../modules/chat/chat.module';
 import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
 import { CommonModule } from '../modules/common/common.module';
 import { ComputeModule } from '../modules/compute/compute.module';
+import { EngineModule } from '../modules/engine/engine.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { ContestScoringSaga } from './contest-scoring.saga';
@@ -63,7 +64,7 @@ const WORKERS = [
 ];
 
 @Module({
-  imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
+  imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

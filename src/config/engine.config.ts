@@ -1,0 +1,121 @@
+/**
+ * The agent engine (issue 18): system pressure, runtime tools, the model
+ * lifecycle, coding tools and skills.
+ *
+ * Pressure and throttling (docs/api.md, "System pressure"):
+ * - ENGINE_PRESSURE_SOFT (default 0.75), ENGINE_PRESSURE_HARD (default 0.95):
+ *   the throttle factor is 1 at or below SOFT and falls linearly to 0 at HARD
+ *   (fractions 0..1, SOFT < HARD).
+ * - ENGINE_THROTTLE_MAX_DELAY_MS (default 2000): the pause the hive worker and
+ *   the goal dispatcher take before each unit of work at throttle 0
+ *   (`(1 - throttle) × max`); 0 turns the pause off.
+ * - ENGINE_CPU_SAMPLE_MS (default 1000): how often /proc/stat is sampled.
+ * - ENGINE_NVIDIA_SMI (default `nvidia-smi`): the program that reads the GPUs.
+ *
+ * Runtime tools and the model lifecycle:
+ * - ENGINE_ALLOW_INSTALL (default false): setup may run `apt-get install -y
+ *   <package>` / `npm install` for a tool whose program is missing.
+ * - ENGINE_TOOL_RESTART_LIMIT (default 5): restarts after crashes before a
+ *   tool is left stopped; ENGINE_TOOL_BACKOFF_MS (default 500): the first
+ *   back-off, doubled after each crash, at most 30 s.
+ * - ENGINE_EVICTION_THRESHOLD (default 0.9): VRAM pressure above which the
+ *   lowest-priority loaded model is unloaded.
+ *
+ * Coding tools:
+ * - ENGINE_CODING_TIMEOUT_MS (default 10000, at most 120000): the time limit
+ *   of a sandboxed run; a task may ask for less (`timeout_ms`).
+ * - ENGINE_CODING_OUTPUT_CAP (default 65536 bytes): what is kept of stdout
+ *   and stderr each.
+ *
+ * Skills:
+ * - SKILLS_DIRS: comma-separated folders that /api/skills/discover/local scans.
+ * - GITHUB_API_URL (default https://api.github.com), GITHUB_TOKEN (optional).
+ */
+import { resolve } from 'node:path';
+import { ConfigError } from './config-error';
+
+export interface EngineConfig {
+  pressureSoft: number;
+  pressureHard: number;
+  throttleMaxDelayMs: number;
+  cpuSampleMs: number;
+  nvidiaSmi: string;
+  allowInstall: boolean;
+  toolRestartLimit: number;
+  toolBackoffMs: number;
+  evictionThreshold: number;
+  codingTimeoutMs: number;
+  codingOutputCap: number;
+  skillsDirs: string[];
+  githubApiUrl: string;
+  githubToken: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+function raw(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || +value < min || +value > max) throw new ConfigError(name, `expected an integer ${min}..${max}, got '${value}'`);
+  return Number(value);
+}
+
+function fraction(env: Env, name: string, fallback: number): number {
+  const value = raw(env, name);
+  if (value === undefined) return fallback;
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(value)) throw new ConfigError(name, `expected a fraction 0..1, got '${value}'`);
+  return Number(value);
+}
+
+function flag(env: Env, name: string): boolean {
+  const value = raw(env, name)?.toLowerCase();
+  if (value === undefined) return false;
+  if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'off', 'no'].includes(value)) return false;
+  throw new ConfigError(name, `expected true or false, got '${value}'`);
+}
+
+function githubUrl(env: Env): string {
+  const value = raw(env, 'GITHUB_API_URL') ?? 'https://api.github.com';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('GITHUB_API_URL', `expected an http(s) URL, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('GITHUB_API_URL', `expected an http(s) URL, got '${value}'`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function loadEngineConfig(env: Env): EngineConfig {
+  const pressureSoft = fraction(env, 'ENGINE_PRESSURE_SOFT', 0.75);
+  const pressureHard = fraction(env, 'ENGINE_PRESSURE_HARD', 0.95);
+  if (pressureSoft >= pressureHard) throw new ConfigError('ENGINE_PRESSURE_SOFT', `must be below ENGINE_PRESSURE_HARD (${pressureHard}), got ${pressureSoft}`);
+  const nvidiaSmi = raw(env, 'ENGINE_NVIDIA_SMI') ?? 'nvidia-smi';
+  if (!/^[A-Za-z0-9_./-]+$/.test(nvidiaSmi)) throw new ConfigError('ENGINE_NVIDIA_SMI', `expected a program name or path, got '${nvidiaSmi}'`);
+  return {
+    pressureSoft,
+    pressureHard,
+    throttleMaxDelayMs: integer(env, 'ENGINE_THROTTLE_MAX_DELAY_MS', 2000, 0, 60_000),
+    cpuSampleMs: integer(env, 'ENGINE_CPU_SAMPLE_MS', 1000, 100, 60_000),
+    nvidiaSmi,
+    allowInstall: flag(env, 'ENGINE_ALLOW_INSTALL'),
+    toolRestartLimit: integer(env, 'ENGINE_TOOL_RESTART_LIMIT', 5, 0, 100),
+    toolBackoffMs: integer(env, 'ENGINE_TOOL_BACKOFF_MS', 500, 10, 60_000),
+    evictionThreshold: fraction(env, 'ENGINE_EVICTION_THRESHOLD', 0.9),
+    codingTimeoutMs: integer(env, 'ENGINE_CODING_TIMEOUT_MS', 10_000, 100, 120_000),
+    codingOutputCap: integer(env, 'ENGINE_CODING_OUTPUT_CAP', 65_536, 1024, 16 * 1024 * 1024),
+    skillsDirs: (raw(env, 'SKILLS_DIRS') ?? '')
+      .split(',')
+      .map((dir) => dir.trim())
+      .filter(Boolean)
+      .map((dir) => resolve(dir)),
+    githubApiUrl: githubUrl(env),
+    githubToken: raw(env, 'GITHUB_TOKEN') ?? null,
+  };
+}

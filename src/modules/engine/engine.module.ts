@@ -1,0 +1,25 @@
+/**
+ * The agent engine (issue 18, SPEC §1 and §4.2), in five concerns, each with
+ * its own controller:
+ * - pressure: readings of RAM, CPU, disk and VRAM and the throttle factor the
+ *   hive worker and the goal dispatcher pace themselves by (engine-pressure.*);
+ * - tools: the runtime media tools of the manifest, set up, supervised and
+ *   stopped (engine-tools.*);
+ * - lifecycle: VRAM and the model lifecycle (engine-lifecycle.*);
+ * - coding: coding CLIs and the sandboxed executor (engine-coding.*);
+ * - skills: SKILL.md folders ingested, discovered and removed (engine-skills.*).
+ * Commands and handlers are shared (engine.commands.ts, engine.handlers.ts).
+ */
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { EnginePressureController } from './engine-pressure.controller';
+import { PressureGauge, SystemPressureGauge } from './pressure-gauge';
+
+@Module({
+  imports: [CommonModule, AccountsModule],
+  controllers: [EnginePressureController],
+  providers: [SystemPressureGauge, { provide: PressureGauge, useExisting: SystemPressureGauge }],
+  exports: [PressureGauge, SystemPressureGauge],
+})
+export class EngineModule {}
