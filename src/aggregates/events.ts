@@ -21,6 +21,7 @@ import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { RuntimeToolEvent } from './engine/runtime-tool';
 import type { GoalEvent } from './goals/goal';
 
 export type AnyDomainEvent =
@@ -41,7 +42,8 @@ export type AnyDomainEvent =
   | WalletEvent
   | EncounterEvent
   | GoalEvent
-  | A2aTaskEvent;
+  | A2aTaskEvent
+  | RuntimeToolEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

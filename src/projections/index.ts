@@ -16,6 +16,7 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { engineToolsProjection } from './engine/engine-tools.projection';
 import { goalsProjection } from './goals/goals.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -36,4 +37,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   chatSpendProjection,
   a2aAgentsProjection,
   a2aTasksProjection,
+  engineToolsProjection,
 ];

@@ -73,6 +73,8 @@ const ROLE_RESTRICTED = new Set([
   'POST /api/settings/compute/provider/settlements/:id/complete',
   'POST /api/hive/contest/events',
   'GET /a2a/peers',
+  // the agent engine's admin operations (issue 18)
+  ...['setup', 'start', 'stop', 'unload'].map((action) => `POST /api/tools/:tool_name/${action}`),
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);

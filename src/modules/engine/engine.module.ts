@@ -13,13 +13,25 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { ENGINE_COMMAND_HANDLERS } from './engine.handlers';
 import { EnginePressureController } from './engine-pressure.controller';
+import { EngineToolsController } from './engine-tools.controller';
+import { EngineToolsQueries } from './engine-tools.queries';
+import { EngineToolsRuntime } from './engine-tools.runtime';
 import { PressureGauge, SystemPressureGauge } from './pressure-gauge';
+import { ToolSupervisor } from './tool-supervisor';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [EnginePressureController],
-  providers: [SystemPressureGauge, { provide: PressureGauge, useExisting: SystemPressureGauge }],
+  controllers: [EnginePressureController, EngineToolsController],
+  providers: [
+    SystemPressureGauge,
+    { provide: PressureGauge, useExisting: SystemPressureGauge },
+    ToolSupervisor,
+    EngineToolsRuntime,
+    EngineToolsQueries,
+    ...ENGINE_COMMAND_HANDLERS,
+  ],
   exports: [PressureGauge, SystemPressureGauge],
 })
 export class EngineModule {}

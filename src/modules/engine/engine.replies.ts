@@ -18,3 +18,35 @@ export const SYSTEM_PRESSURE = obj({
   pause_ms: int(),
   thresholds: obj({ soft: fraction, hard: fraction, max_delay_ms: int() }),
 });
+
+const LOG_LINE = obj({ at: str(), stream: oneOf(['stdout', 'stderr', 'supervisor']), line: str() });
+const INSTALL = {
+  anyOf: [
+    obj({ source: { const: 'debian' }, package: str() }),
+    obj({ source: { const: 'npm' }, package: str() }),
+    obj({ source: { const: 'local' }, path: str() }),
+  ],
+};
+export const TOOL_VIEW = obj({
+  name: str(),
+  kind: oneOf(['tts', 'stt', 'vision', 'image']),
+  description: str(),
+  model: str(),
+  install: INSTALL,
+  program: obj({ name: str(), path: orNull(str()), version: orNull(str()) }),
+  command: list(str(), { description: 'the argv, with {node}, {tools_dir}, {program} and {port} filled in at start' }),
+  health: obj({ kind: { const: 'http' }, path: str() }),
+  estimate: obj({ memory_mb: num(), vram_mb: num() }),
+  status: oneOf(['not_set_up', 'set_up', 'running', 'stopped', 'crashed', 'unloaded']),
+  process: orNull(obj({ pid: int(), port: int(), argv: list(str()), started_at: str(), healthy: bool(), last_health_at: orNull(str()) })),
+  restarts: int(),
+  restarting: bool(),
+  last_crash: orNull(obj({ at: str(), pid: int(), exit_code: orNull(int()), signal: orNull(str()), cause: oneOf(['exited', 'unhealthy']), will_restart: bool() })),
+  set_up_at: orNull(str()),
+  stopped_at: orNull(str()),
+  stop_reason: orNull(oneOf(['operator', 'node_restarted', 'restart_failed'])),
+  unloaded_at: orNull(str()),
+  unload_reason: orNull(oneOf(['operator', 'eviction'])),
+  logs: list(LOG_LINE),
+});
+export const TOOL_STATUS = obj({ node_id: str(), tools: list(TOOL_VIEW), totals: obj({ running: int(), memory_mb: num(), vram_mb: num() }) });

@@ -1,0 +1,16 @@
+/**
+ * Commands of the engine context, dispatched on the @nestjs/cqrs CommandBus.
+ * The tool name is the manifest's (the controller checked it); the node is
+ * this one.
+ */
+import { DomainCommand } from '../common/domain-command';
+import type { ToolView } from './engine-tools.queries';
+
+/** Locate (or install, where allowed) the tool's program and write its server files; records ToolSetUp. */
+export class SetUpTool extends DomainCommand<{ tool: string }, ToolView> {}
+/** Spawn the tool's server under the supervisor and wait until it is healthy; records ToolStarted. */
+export class StartTool extends DomainCommand<{ tool: string }, ToolView> {}
+/** End the tool's process; records ToolStopped (nothing when it was not running). */
+export class StopTool extends DomainCommand<{ tool: string }, ToolView> {}
+/** End the tool's process and release its model; records ToolUnloaded. `reason` eviction: the lifecycle's policy. */
+export class UnloadTool extends DomainCommand<{ tool: string; reason: 'operator' | 'eviction' }, ToolView> {}
