@@ -21,6 +21,7 @@ import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { ModelLifecycleEvent } from './engine/model-lifecycle';
 import type { RuntimeToolEvent } from './engine/runtime-tool';
 import type { GoalEvent } from './goals/goal';
 
@@ -43,7 +44,8 @@ export type AnyDomainEvent =
   | EncounterEvent
   | GoalEvent
   | A2aTaskEvent
-  | RuntimeToolEvent;
+  | RuntimeToolEvent
+  | ModelLifecycleEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -19,7 +19,11 @@
  *   tool is left stopped; ENGINE_TOOL_BACKOFF_MS (default 500): the first
  *   back-off, doubled after each crash, at most 30 s.
  * - ENGINE_EVICTION_THRESHOLD (default 0.9): VRAM pressure above which the
- *   lowest-priority loaded model is unloaded.
+ *   lowest-priority loaded model is unloaded; ENGINE_EVICTION_SWEEP_MS
+ *   (default 5000): how often the pressure is measured for it.
+ * - ENGINE_TOOLS_FILE: a JSON file of more tools for the manifest (an array of
+ *   `{name, kind, description, program, install, command, health, estimate,
+ *   model, cpu_args?}` as docs/api.md describes); checked at start.
  *
  * Coding tools:
  * - ENGINE_CODING_TIMEOUT_MS (default 10000, at most 120000): the time limit
@@ -31,8 +35,24 @@
  * - SKILLS_DIRS: comma-separated folders that /api/skills/discover/local scans.
  * - GITHUB_API_URL (default https://api.github.com), GITHUB_TOKEN (optional).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error';
+
+/** A tool an operator adds to the manifest (ENGINE_TOOLS_FILE); the built-in ones have the same shape plus their server files. */
+export interface ToolSpec {
+  name: string;
+  kind: 'tts' | 'stt' | 'vision' | 'image';
+  description: string;
+  program: string;
+  install: { source: 'debian'; package: string } | { source: 'npm'; package: string } | { source: 'local'; path: string };
+  command: string[];
+  health: { kind: 'http'; path: string };
+  estimate: { memory_mb: number; vram_mb: number };
+  model: string;
+  /** arguments added to the command when its model is offloaded to the CPU (absent: the tool cannot run on the CPU) */
+  cpu_args?: string[];
+}
 
 export interface EngineConfig {
   pressureSoft: number;
@@ -44,11 +64,13 @@ export interface EngineConfig {
   toolRestartLimit: number;
   toolBackoffMs: number;
   evictionThreshold: number;
+  evictionSweepMs: number;
   codingTimeoutMs: number;
   codingOutputCap: number;
   skillsDirs: string[];
   githubApiUrl: string;
   githubToken: string | null;
+  extraTools: ToolSpec[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -92,6 +114,48 @@ function githubUrl(env: Env): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+const NAME = /^[a-z][a-z0-9-]{0,39}$/;
+const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
+const PACKAGE = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9.+_-]{0,213}$/;
+
+function toolProblem(tool: Record<string, unknown>): string | null {
+  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((part) => typeof part === 'string');
+  const install = tool.install as Record<string, unknown> | undefined;
+  const health = tool.health as Record<string, unknown> | undefined;
+  const estimate = tool.estimate as Record<string, unknown> | undefined;
+  if (typeof tool.name !== 'string' || !NAME.test(tool.name)) return 'name must be 1-40 lower-case letters, digits or -';
+  if (!['tts', 'stt', 'vision', 'image'].includes(tool.kind as string)) return 'kind must be tts, stt, vision or image';
+  if (typeof tool.description !== 'string') return 'description must be a string';
+  if (typeof tool.program !== 'string' || !/^[A-Za-z0-9._+-]{1,100}$/.test(tool.program)) return 'program must be a file name';
+  if (!install || !['debian', 'npm', 'local'].includes(install.source as string)) return 'install.source must be debian, npm or local';
+  if (install.source === 'local' ? typeof install.path !== 'string' || !install.path.startsWith('/') : typeof install.package !== 'string' || !PACKAGE.test(install.package)) {
+    return install.source === 'local' ? 'install.path must be an absolute path' : 'install.package must be a package name';
+  }
+  if (!strings(tool.command) || tool.command.length === 0) return 'command must be a non-empty array of strings (an argv)';
+  if (!health || health.kind !== 'http' || typeof health.path !== 'string' || !health.path.startsWith('/')) return "health must be {kind: 'http', path: '/...'}";
+  if (!estimate || ![estimate.memory_mb, estimate.vram_mb].every((n) => typeof n === 'number' && n >= 0 && n < 1e7)) return 'estimate must be {memory_mb, vram_mb} in MB';
+  if (typeof tool.model !== 'string' || !MODEL.test(tool.model)) return 'model must be a model name';
+  if (tool.cpu_args !== undefined && !strings(tool.cpu_args)) return 'cpu_args must be an array of strings';
+  return null;
+}
+
+function extraTools(env: Env): ToolSpec[] {
+  const file = raw(env, 'ENGINE_TOOLS_FILE');
+  if (file === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError('ENGINE_TOOLS_FILE', `cannot read a JSON array from ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!Array.isArray(parsed)) throw new ConfigError('ENGINE_TOOLS_FILE', `expected a JSON array of tools in ${file}`);
+  parsed.forEach((tool, index) => {
+    const problem = typeof tool === 'object' && tool !== null ? toolProblem(tool as Record<string, unknown>) : 'a tool must be an object';
+    if (problem) throw new ConfigError('ENGINE_TOOLS_FILE', `tool ${index} of ${file}: ${problem}`);
+  });
+  return parsed as ToolSpec[];
+}
+
 export function loadEngineConfig(env: Env): EngineConfig {
   const pressureSoft = fraction(env, 'ENGINE_PRESSURE_SOFT', 0.75);
   const pressureHard = fraction(env, 'ENGINE_PRESSURE_HARD', 0.95);
@@ -108,6 +172,7 @@ export function loadEngineConfig(env: Env): EngineConfig {
     toolRestartLimit: integer(env, 'ENGINE_TOOL_RESTART_LIMIT', 5, 0, 100),
     toolBackoffMs: integer(env, 'ENGINE_TOOL_BACKOFF_MS', 500, 10, 60_000),
     evictionThreshold: fraction(env, 'ENGINE_EVICTION_THRESHOLD', 0.9),
+    evictionSweepMs: integer(env, 'ENGINE_EVICTION_SWEEP_MS', 5000, 100, 3_600_000),
     codingTimeoutMs: integer(env, 'ENGINE_CODING_TIMEOUT_MS', 10_000, 100, 120_000),
     codingOutputCap: integer(env, 'ENGINE_CODING_OUTPUT_CAP', 65_536, 1024, 16 * 1024 * 1024),
     skillsDirs: (raw(env, 'SKILLS_DIRS') ?? '')
@@ -117,5 +182,6 @@ export function loadEngineConfig(env: Env): EngineConfig {
       .map((dir) => resolve(dir)),
     githubApiUrl: githubUrl(env),
     githubToken: raw(env, 'GITHUB_TOKEN') ?? null,
+    extraTools: extraTools(env),
   };
 }

@@ -16,6 +16,7 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
 import { goalsProjection } from './goals/goals.projection';
 
@@ -38,4 +39,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aAgentsProjection,
   a2aTasksProjection,
   engineToolsProjection,
+  engineModelsProjection,
 ];

@@ -24,6 +24,7 @@
  * - GoalTimeoutSweeper: this node's goals in flight → ExpireSubtasks (deadline passed), DispatchSubtasks (safety net).
  * - PromptScheduler: due `/time_agent` prompts → claimed, run through the chat pipeline, completed or failed.
  * - EncounterInboxSweeper: hourly, deletes inbox messages older than the retention.
+ * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -45,6 +46,7 @@ import { GoalTimeoutSweeper } from './goal-timeouts.sweeper';
 import { HiveResultsListener } from './hive-results.listener';
 import { HiveTaskRelay } from './hive-tasks.relay';
 import { HiveWorker } from './hive-worker.listener';
+import { ModelEvictionSweeper } from './model-eviction.sweeper';
 import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
@@ -61,6 +63,7 @@ const WORKERS = [
   GoalTimeoutSweeper,
   PromptScheduler,
   EncounterInboxSweeper,
+  ModelEvictionSweeper,
 ];
 
 @Module({

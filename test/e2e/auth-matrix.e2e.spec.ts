@@ -75,6 +75,8 @@ const ROLE_RESTRICTED = new Set([
   'GET /a2a/peers',
   // the agent engine's admin operations (issue 18)
   ...['setup', 'start', 'stop', 'unload'].map((action) => `POST /api/tools/:tool_name/${action}`),
+  'POST /api/tools/lifecycle/:model_name/priority',
+  'POST /api/tools/lifecycle/:model_name/offload',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);

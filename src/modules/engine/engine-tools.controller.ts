@@ -12,9 +12,10 @@ import { PathParam, Refusal, Reply } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
 import { SetUpTool, StartTool, StopTool, UnloadTool } from './engine.commands';
 import { TOOL_STATUS, TOOL_VIEW } from './engine.replies';
-import { SpeakDto, TOOL_NAME_SCHEMA, toolOf } from './engine.requests';
+import { SpeakDto, TOOL_NAME_SCHEMA } from './engine.requests';
 import { EngineToolsQueries } from './engine-tools.queries';
 import { EngineToolsRuntime } from './engine-tools.runtime';
+import { ToolCatalogue } from './tool-manifest';
 
 @Controller('api/tools')
 export class EngineToolsController {
@@ -22,6 +23,7 @@ export class EngineToolsController {
     private readonly commands: CommandBus,
     private readonly queries: EngineToolsQueries,
     private readonly runtime: EngineToolsRuntime,
+    private readonly catalogue: ToolCatalogue,
   ) {}
 
   @Get('status')
@@ -52,7 +54,7 @@ export class EngineToolsController {
   @Refusal(503, 'the program is not installed (and installing is not allowed, or failed)')
   @Authenticated('operator', 'admin')
   setUp(@Param('tool_name') name: string, @RequestContext() context: CommandContext): Promise<unknown> {
-    return this.commands.execute(new SetUpTool({ tool: toolOf(name).name }, context));
+    return this.commands.execute(new SetUpTool({ tool: this.catalogue.of(name).name }, context));
   }
 
   @Post(':tool_name/start')
@@ -64,7 +66,7 @@ export class EngineToolsController {
   @Refusal(503, 'the tool could not start or did not become healthy')
   @Authenticated('operator', 'admin')
   start(@Param('tool_name') name: string, @RequestContext() context: CommandContext): Promise<unknown> {
-    return this.commands.execute(new StartTool({ tool: toolOf(name).name }, context));
+    return this.commands.execute(new StartTool({ tool: this.catalogue.of(name).name }, context));
   }
 
   @Post(':tool_name/stop')
@@ -75,7 +77,7 @@ export class EngineToolsController {
   @Refusal(409, 'the tool is not set up')
   @Authenticated('operator', 'admin')
   stop(@Param('tool_name') name: string, @RequestContext() context: CommandContext): Promise<unknown> {
-    return this.commands.execute(new StopTool({ tool: toolOf(name).name }, context));
+    return this.commands.execute(new StopTool({ tool: this.catalogue.of(name).name }, context));
   }
 
   @Post(':tool_name/unload')
@@ -86,6 +88,6 @@ export class EngineToolsController {
   @Refusal(409, 'the tool is not set up')
   @Authenticated('operator', 'admin')
   unload(@Param('tool_name') name: string, @RequestContext() context: CommandContext): Promise<unknown> {
-    return this.commands.execute(new UnloadTool({ tool: toolOf(name).name, reason: 'operator' }, context));
+    return this.commands.execute(new UnloadTool({ tool: this.catalogue.of(name).name, reason: 'operator' }, context));
   }
 }

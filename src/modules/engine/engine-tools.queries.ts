@@ -7,7 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { ENGINE_TOOLS, type EngineToolDoc } from '../../projections/engine/engine-tools.projection';
-import { TOOL_MANIFEST, type ToolInstall, type ToolKind, type ToolManifest } from './tool-manifest';
+import { ToolCatalogue, type ToolInstall, type ToolKind, type ToolManifest } from './tool-manifest';
 import { type LiveTool, type LogLine, ToolSupervisor } from './tool-supervisor';
 
 export type ToolStatus = 'not_set_up' | EngineToolDoc['status'];
@@ -48,11 +48,12 @@ export class EngineToolsQueries {
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly supervisor: ToolSupervisor,
+    private readonly catalogue: ToolCatalogue,
   ) {}
 
   async status(): Promise<ToolsStatus> {
     const docs = await this.store.collection<EngineToolDoc>(ENGINE_TOOLS).find({});
-    const tools = TOOL_MANIFEST.map((manifest) => this.view(manifest, docs.find((doc) => doc._id === manifest.name) ?? null));
+    const tools = this.catalogue.tools.map((manifest) => this.view(manifest, docs.find((doc) => doc._id === manifest.name) ?? null));
     const running = tools.filter((tool) => tool.status === 'running');
     return {
       node_id: this.config.nodeId,

@@ -15,7 +15,7 @@ import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { KeyedMutex } from '../common/keyed-mutex';
 import { findOnPath, isExecutable, plainEnv, runArgv, versionOf } from './argv-runner';
-import { TOOL_MANIFEST, type ToolInstall, type ToolManifest } from './tool-manifest';
+import { ToolCatalogue, type ToolInstall, type ToolManifest } from './tool-manifest';
 import { type CrashReport, type Launched, ToolSupervisor } from './tool-supervisor';
 
 const SYSTEM: CommandContext = { actor: 'system:tool-supervisor', correlationId: 'tool-supervisor' };
@@ -80,6 +80,7 @@ export class EngineToolsRuntime implements OnApplicationBootstrap {
     private readonly executor: CommandExecutor,
     private readonly supervisor: ToolSupervisor,
     private readonly lifecycle: PlatformLifecycle,
+    private readonly catalogue: ToolCatalogue,
   ) {
     this.toolsDir = join(config.dataDir, 'engine', 'tools');
     this.npmDir = join(config.dataDir, 'engine', 'npm');
@@ -93,7 +94,7 @@ export class EngineToolsRuntime implements OnApplicationBootstrap {
   /** A tool the log shows running (or about to restart) has no process after this node started: record it stopped, and end an orphan left by a hard kill. */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.lifecycle.runsBackgroundWork()) return;
-    for (const tool of TOOL_MANIFEST) {
+    for (const tool of this.catalogue.tools) {
       try {
         const { state } = await this.executor.load(runtimeToolDecider, runtimeToolStreamId(tool.name));
         if (state.status === 'running') await this.endOrphan(state.pid, tool);

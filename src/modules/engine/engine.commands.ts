@@ -4,6 +4,7 @@
  * this one.
  */
 import { DomainCommand } from '../common/domain-command';
+import type { ModelView } from './engine-lifecycle.queries';
 import type { ToolView } from './engine-tools.queries';
 
 /** Locate (or install, where allowed) the tool's program and write its server files; records ToolSetUp. */
@@ -14,3 +15,10 @@ export class StartTool extends DomainCommand<{ tool: string }, ToolView> {}
 export class StopTool extends DomainCommand<{ tool: string }, ToolView> {}
 /** End the tool's process and release its model; records ToolUnloaded. `reason` eviction: the lifecycle's policy. */
 export class UnloadTool extends DomainCommand<{ tool: string; reason: 'operator' | 'eviction' }, ToolView> {}
+
+/** An admin's priority for a model; records ModelPriorityChanged (nothing when it is already that). */
+export class SetModelPriority extends DomainCommand<{ model: string; priority: string }, ModelView> {}
+/** Move a model from the GPU to the CPU (a running tool restarts with its `cpu_args`); records ModelOffloaded. */
+export class OffloadModel extends DomainCommand<{ model: string }, ModelView & { restarted: boolean }> {}
+/** The eviction policy's unload of a model under VRAM pressure: ModelEvicted, then the tool's ToolUnloaded. */
+export class EvictModel extends DomainCommand<{ model: string; vramPressure: number; threshold: number }, ModelView> {}

@@ -13,25 +13,31 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { ComputeModule } from '../compute/compute.module';
 import { ENGINE_COMMAND_HANDLERS } from './engine.handlers';
+import { EngineLifecycleController } from './engine-lifecycle.controller';
+import { EngineLifecycleQueries } from './engine-lifecycle.queries';
 import { EnginePressureController } from './engine-pressure.controller';
 import { EngineToolsController } from './engine-tools.controller';
 import { EngineToolsQueries } from './engine-tools.queries';
 import { EngineToolsRuntime } from './engine-tools.runtime';
 import { PressureGauge, SystemPressureGauge } from './pressure-gauge';
+import { ToolCatalogue } from './tool-manifest';
 import { ToolSupervisor } from './tool-supervisor';
 
 @Module({
-  imports: [CommonModule, AccountsModule],
-  controllers: [EnginePressureController, EngineToolsController],
+  imports: [CommonModule, AccountsModule, ComputeModule],
+  controllers: [EnginePressureController, EngineToolsController, EngineLifecycleController],
   providers: [
     SystemPressureGauge,
     { provide: PressureGauge, useExisting: SystemPressureGauge },
+    ToolCatalogue,
     ToolSupervisor,
     EngineToolsRuntime,
     EngineToolsQueries,
+    EngineLifecycleQueries,
     ...ENGINE_COMMAND_HANDLERS,
   ],
-  exports: [PressureGauge, SystemPressureGauge],
+  exports: [PressureGauge, SystemPressureGauge, EngineLifecycleQueries],
 })
 export class EngineModule {}

@@ -50,3 +50,46 @@ export const TOOL_VIEW = obj({
   logs: list(LOG_LINE),
 });
 export const TOOL_STATUS = obj({ node_id: str(), tools: list(TOOL_VIEW), totals: obj({ running: int(), memory_mb: num(), vram_mb: num() }) });
+
+export const MODEL_VIEW = obj({
+  model: str(),
+  source: oneOf(['tool', 'llm']),
+  tool: orNull(str()),
+  managed: bool(),
+  loaded: orNull(bool()),
+  priority: oneOf(['pinned', 'hot', 'warm', 'cold', 'evictable']),
+  placement: oneOf(['gpu', 'cpu']),
+  offloadable: bool(),
+  estimate: obj({ memory_mb: num(), vram_mb: num() }),
+  vram_held_mb: num(),
+  priority_changed_at: orNull(str()),
+  priority_changed_by: orNull(str()),
+  offloaded_at: orNull(str()),
+  evictions: int(),
+  last_eviction: orNull(obj({ at: str(), tool: str(), vram_pressure: fraction, threshold: fraction, freed_vram_mb: num() })),
+});
+export const MODEL_OFFLOADED = obj({ ...(MODEL_VIEW.properties as Record<string, never>), restarted: bool() });
+export const VRAM = obj({
+  gpu_available: bool(),
+  gpus: list(GPU),
+  absent_reason: orNull(str()),
+  used_fraction: orNull(fraction),
+  totals: obj({ total_mb: num(), used_mb: num(), free_mb: num() }),
+  models: list(MODEL_VIEW, { description: 'the models that use VRAM by estimate' }),
+});
+export const LIFECYCLE = obj({
+  node_id: str(),
+  models: list(MODEL_VIEW),
+  vram_pressure: obj({ gpu_available: bool(), used_fraction: orNull(fraction), threshold: fraction, over_threshold: bool(), estimated_held_mb: num() }),
+  eviction: obj({ threshold: fraction, order: list(str()), next: orNull(str()) }),
+  hive_hints: obj({
+    takes_hive_work: bool(),
+    refusal: orNull(str()),
+    hive_compute_policy: str(),
+    max_hive_gpu_pct: num(),
+    offered_gpu_hours_per_day: num(),
+    vram_budget_mb: num(),
+    vram_available_for_hive_mb: num(),
+    servable_models: list(str()),
+  }),
+});

@@ -114,10 +114,10 @@ export class SystemPressureGauge extends PressureGauge implements OnModuleInit, 
     this.previous = times;
   }
 
-  /** The GPUs, surveyed at most every few seconds. */
-  gpuSurvey(): Promise<GpuSurvey> {
+  /** The GPUs, surveyed again when the last survey is older than `maxAgeMs` (default: a few seconds). */
+  gpuSurvey(maxAgeMs = GPU_CACHE_MS): Promise<GpuSurvey> {
     const now = Date.now();
-    if (this.gpus === null || now - this.gpus.at > GPU_CACHE_MS) this.gpus = { at: now, survey: surveyGpus(this.engine.nvidiaSmi) };
+    if (this.gpus === null || now - this.gpus.at > maxAgeMs) this.gpus = { at: now, survey: surveyGpus(this.engine.nvidiaSmi) };
     return this.gpus.survey;
   }
 
