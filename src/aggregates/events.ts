@@ -21,8 +21,10 @@ import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { CodingEvent } from './engine/coding';
 import type { ModelLifecycleEvent } from './engine/model-lifecycle';
 import type { RuntimeToolEvent } from './engine/runtime-tool';
+import type { SkillEvent } from './engine/skill';
 import type { GoalEvent } from './goals/goal';
 
 export type AnyDomainEvent =
@@ -45,7 +47,9 @@ export type AnyDomainEvent =
   | GoalEvent
   | A2aTaskEvent
   | RuntimeToolEvent
-  | ModelLifecycleEvent;
+  | ModelLifecycleEvent
+  | CodingEvent
+  | SkillEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -26,6 +26,8 @@
  *   model, cpu_args?}` as docs/api.md describes); checked at start.
  *
  * Coding tools:
+ * - ENGINE_NPM_REGISTRY: the npm registry /coding/install and npm-sourced
+ *   tools install from (npm's own default when unset).
  * - ENGINE_CODING_TIMEOUT_MS (default 10000, at most 120000): the time limit
  *   of a sandboxed run; a task may ask for less (`timeout_ms`).
  * - ENGINE_CODING_OUTPUT_CAP (default 65536 bytes): what is kept of stdout
@@ -66,6 +68,7 @@ export interface EngineConfig {
   evictionThreshold: number;
   evictionSweepMs: number;
   codingTimeoutMs: number;
+  npmRegistry: string | null;
   codingOutputCap: number;
   skillsDirs: string[];
   githubApiUrl: string;
@@ -102,17 +105,23 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(name, `expected true or false, got '${value}'`);
 }
 
-function githubUrl(env: Env): string {
-  const value = raw(env, 'GITHUB_API_URL') ?? 'https://api.github.com';
+function httpUrl(name: string, value: string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('GITHUB_API_URL', `expected an http(s) URL, got '${value}'`);
+    throw new ConfigError(name, `expected an http(s) URL, got '${value}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('GITHUB_API_URL', `expected an http(s) URL, got '${value}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `expected an http(s) URL, got '${value}'`);
   return url.toString().replace(/\/+$/, '');
 }
+
+function httpUrlOrNull(env: Env, name: string): string | null {
+  const value = raw(env, name);
+  return value === undefined ? null : httpUrl(name, value);
+}
+
+const githubUrl = (env: Env): string => httpUrl('GITHUB_API_URL', raw(env, 'GITHUB_API_URL') ?? 'https://api.github.com');
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
@@ -174,6 +183,7 @@ export function loadEngineConfig(env: Env): EngineConfig {
     evictionThreshold: fraction(env, 'ENGINE_EVICTION_THRESHOLD', 0.9),
     evictionSweepMs: integer(env, 'ENGINE_EVICTION_SWEEP_MS', 5000, 100, 3_600_000),
     codingTimeoutMs: integer(env, 'ENGINE_CODING_TIMEOUT_MS', 10_000, 100, 120_000),
+    npmRegistry: httpUrlOrNull(env, 'ENGINE_NPM_REGISTRY'),
     codingOutputCap: integer(env, 'ENGINE_CODING_OUTPUT_CAP', 65_536, 1024, 16 * 1024 * 1024),
     skillsDirs: (raw(env, 'SKILLS_DIRS') ?? '')
       .split(',')

@@ -16,8 +16,10 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { codingRunsProjection } from './engine/coding-runs.projection';
 import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
+import { skillsProjection } from './engine/skills.projection';
 import { goalsProjection } from './goals/goals.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -40,4 +42,6 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aTasksProjection,
   engineToolsProjection,
   engineModelsProjection,
+  codingRunsProjection,
+  skillsProjection,
 ];

@@ -77,6 +77,7 @@ const ROLE_RESTRICTED = new Set([
   ...['setup', 'start', 'stop', 'unload'].map((action) => `POST /api/tools/:tool_name/${action}`),
   'POST /api/tools/lifecycle/:model_name/priority',
   'POST /api/tools/lifecycle/:model_name/offload',
+  'POST /coding/install',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);

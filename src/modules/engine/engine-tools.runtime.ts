@@ -28,15 +28,20 @@ export interface LocatedProgram {
 }
 
 /** The argv that installs a tool's program, or null for a local path (an operator builds those). */
-export function installArgv(install: ToolInstall, npmDir: string): string[] | null {
+export function installArgv(install: ToolInstall, npmDir: string, npmRegistry: string | null = null): string[] | null {
   switch (install.source) {
     case 'debian':
       return ['apt-get', 'install', '-y', '--no-install-recommends', install.package];
     case 'npm':
-      return ['npm', 'install', '--no-audit', '--no-fund', '--prefix', npmDir, install.package];
+      return npmInstallArgv(install.package, npmDir, npmRegistry);
     case 'local':
       return null;
   }
+}
+
+/** `npm install` of one package into the node's own folder (never global), from ENGINE_NPM_REGISTRY when set. */
+export function npmInstallArgv(pkg: string, npmDir: string, npmRegistry: string | null): string[] {
+  return ['npm', 'install', '--no-audit', '--no-fund', ...(npmRegistry ? ['--registry', npmRegistry] : []), '--prefix', npmDir, pkg];
 }
 
 /** Where the program of a tool is (null: absent). */
@@ -123,7 +128,7 @@ export class EngineToolsRuntime implements OnApplicationBootstrap {
   async locate(tool: ToolManifest): Promise<LocatedProgram> {
     let path = programPath(tool, this.npmDir);
     let installedNow = false;
-    const argv = installArgv(tool.install, this.npmDir);
+    const argv = installArgv(tool.install, this.npmDir, this.config.engine.npmRegistry);
     if (path === null && argv !== null && this.config.engine.allowInstall) {
       await mkdir(this.npmDir, { recursive: true });
       const result = await runArgv(argv, { timeoutMs: INSTALL_TIMEOUT_MS, env: plainEnv({ DEBIAN_FRONTEND: 'noninteractive' }) });

@@ -22,3 +22,38 @@ export class SetModelPriority extends DomainCommand<{ model: string; priority: s
 export class OffloadModel extends DomainCommand<{ model: string }, ModelView & { restarted: boolean }> {}
 /** The eviction policy's unload of a model under VRAM pressure: ModelEvicted, then the tool's ToolUnloaded. */
 export class EvictModel extends DomainCommand<{ model: string; vramPressure: number; threshold: number }, ModelView> {}
+
+export interface CodingRunView {
+  run_id: string;
+  tool: 'builtin';
+  task_type: string;
+  status: 'passed' | 'failed' | 'timed_out';
+  exit_code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  duration_ms: number;
+  timeout_ms: number;
+  model: string | null;
+  code_source: 'model' | 'client';
+  code: string;
+}
+
+/** Run a coding task in the sandbox (the LLM port writes the code unless the task carries it); records CodingTaskRan. */
+export class ExecuteCodingTask extends DomainCommand<
+  { userId: string; task: string; taskType: string; preferredTool: string | null; model: string | null; code: string | null; timeoutMs: number | null },
+  CodingRunView
+> {}
+
+export interface CodingInstallView {
+  tool: string;
+  package: string;
+  outcome: 'installed';
+  version: string | null;
+  path: string;
+  duration_ms: number;
+}
+
+/** Install an allow-listed coding CLI with npm; records CodingToolInstalled, failed or not. */
+export class InstallCodingTool extends DomainCommand<{ tool: string }, CodingInstallView> {}

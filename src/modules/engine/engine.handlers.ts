@@ -6,15 +6,37 @@
  */
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { codingRunDecider, codingRunStreamId, codingToolDecider, codingToolStreamId } from '../../aggregates/engine/coding';
 import { modelLifecycleDecider, modelStreamId } from '../../aggregates/engine/model-lifecycle';
 import { runtimeToolDecider, runtimeToolStreamId } from '../../aggregates/engine/runtime-tool';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { LLM, type LanguageModel } from '../../infrastructure/llm/llm.port';
 import { CommandExecutor } from '../common/command-executor';
-import { EvictModel, OffloadModel, SetModelPriority, SetUpTool, StartTool, StopTool, UnloadTool } from './engine.commands';
+import { KeyedMutex } from '../common/keyed-mutex';
+import { isExecutable, plainEnv, runArgv, versionOf } from './argv-runner';
+import { INSTALLABLE_CODING_TOOLS } from './coding-clis';
+import { codeOf, runInSandbox } from './coding-sandbox';
+import {
+  type CodingInstallView,
+  type CodingRunView,
+  EvictModel,
+  ExecuteCodingTask,
+  InstallCodingTool,
+  OffloadModel,
+  SetModelPriority,
+  SetUpTool,
+  StartTool,
+  StopTool,
+  UnloadTool,
+} from './engine.commands';
+import { EngineCodingQueries } from './engine-coding.queries';
 import { EngineLifecycleQueries, type ModelView } from './engine-lifecycle.queries';
 import { EngineToolsQueries, type ToolView } from './engine-tools.queries';
-import { EngineToolsRuntime } from './engine-tools.runtime';
+import { EngineToolsRuntime, npmInstallArgv } from './engine-tools.runtime';
 import { resolveCommand, ToolCatalogue } from './tool-manifest';
 import { ToolSupervisor } from './tool-supervisor';
 
@@ -199,7 +221,142 @@ export class EvictModelHandler implements ICommandHandler<EvictModel> {
   }
 }
 
+export const NO_MODEL_FOR_CODING =
+  'No language model is configured on this node (LLM_PROVIDER=offline): the built-in executor needs one to write the code. Configure LLM_BASE_URL and LLM_MODEL, or send the program in `code`.';
+
+const CODING_INSTRUCTIONS = [
+  'You write one Node.js program (CommonJS, no packages beyond Node’s own modules) that does the task below and prints its result to stdout.',
+  'It runs in an empty folder with no network and no other files; exit with a non-zero code if the task cannot be done.',
+  'Answer with the program only, in one ```js block.',
+].join(' ');
+
+/**
+ * /coding/execute: the built-in executor. The code is the task's own
+ * (`code`) or the LLM port's answer; it runs in the sandbox
+ * (coding-sandbox.ts) and the run is recorded with its outcome.
+ */
+@CommandHandler(ExecuteCodingTask)
+export class ExecuteCodingTaskHandler implements ICommandHandler<ExecuteCodingTask> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LLM) private readonly llm: LanguageModel,
+    private readonly executor: CommandExecutor,
+  ) {}
+
+  async execute({ payload, context }: ExecuteCodingTask): Promise<CodingRunView> {
+    if (payload.preferredTool !== null && payload.preferredTool !== 'builtin') {
+      throw new DomainError('conflict', `preferred_tool ${payload.preferredTool} is not an executor of this node: tasks run with builtin (the LLM port writes JavaScript, the sandbox runs it with Node)`);
+    }
+    let code = payload.code;
+    let model: string | null = null;
+    if (code === null) {
+      if (this.llm.kind === 'offline') throw new DomainError('unavailable', NO_MODEL_FOR_CODING);
+      const answer = await this.llm.complete({
+        messages: [
+          { role: 'system', content: CODING_INSTRUCTIONS },
+          { role: 'user', content: payload.task },
+        ],
+        model: payload.model ?? undefined,
+        correlationId: context.correlationId,
+      });
+      code = codeOf(answer.content);
+      model = answer.model;
+    }
+    const timeoutMs = Math.min(payload.timeoutMs ?? this.config.engine.codingTimeoutMs, this.config.engine.codingTimeoutMs);
+    const result = await runInSandbox(code, { timeoutMs, outputCap: this.config.engine.codingOutputCap });
+    const status = result.timedOut ? 'timed_out' : result.exitCode === 0 ? 'passed' : 'failed';
+    const runId = randomUUID();
+    const codeSource = payload.code === null ? 'model' : 'client';
+    await this.executor.execute(
+      codingRunDecider,
+      codingRunStreamId(runId),
+      {
+        kind: 'record',
+        run_id: runId,
+        user_id: payload.userId,
+        tool: 'builtin',
+        task_type: payload.taskType,
+        model,
+        code_source: codeSource,
+        status,
+        exit_code: result.exitCode,
+        signal: result.signal,
+        duration_ms: result.durationMs,
+        truncated: result.truncated,
+        code_chars: code.length,
+      },
+      context,
+      { newStream: true },
+    );
+    return {
+      run_id: runId,
+      tool: 'builtin',
+      task_type: payload.taskType,
+      status,
+      exit_code: result.exitCode,
+      signal: result.signal,
+      stdout: result.stdout,
+      stderr: result.spawnError ?? result.stderr,
+      truncated: result.truncated,
+      duration_ms: result.durationMs,
+      timeout_ms: timeoutMs,
+      model,
+      code_source: codeSource,
+      code,
+    };
+  }
+}
+
+/**
+ * /coding/install: an allow-listed CLI, with npm into DATA_DIR/engine/npm
+ * (argv array; the package is the allow-list's, not the request's). Each
+ * attempt is recorded, failed or not; one install of a tool at a time.
+ */
+@CommandHandler(InstallCodingTool)
+export class InstallCodingToolHandler implements ICommandHandler<InstallCodingTool> {
+  private readonly locks = new KeyedMutex();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly executor: CommandExecutor,
+    private readonly coding: EngineCodingQueries,
+  ) {}
+
+  execute({ payload, context }: InstallCodingTool): Promise<CodingInstallView> {
+    const pkg = INSTALLABLE_CODING_TOOLS[payload.tool];
+    if (pkg === undefined) throw new DomainError('invalid', `tool_name must be one of ${Object.keys(INSTALLABLE_CODING_TOOLS).join(', ')}`);
+    const npmDir = join(this.config.dataDir, 'engine', 'npm');
+    if (!this.config.engine.allowInstall) {
+      throw new DomainError('unavailable', `installing coding tools is off on this node: set ENGINE_ALLOW_INSTALL=1 to let it run npm install --prefix ${npmDir} ${pkg}`);
+    }
+    return this.locks.run(payload.tool, async () => {
+      await mkdir(npmDir, { recursive: true });
+      const result = await runArgv(npmInstallArgv(pkg, npmDir, this.config.engine.npmRegistry), {
+        timeoutMs: 10 * 60_000,
+        env: plainEnv({ npm_config_cache: join(this.config.dataDir, 'engine', 'npm-cache'), npm_config_update_notifier: 'false' }),
+      });
+      const path = join(npmDir, 'node_modules', '.bin', payload.tool);
+      const installed = result.exitCode === 0 && isExecutable(path);
+      const error = installed
+        ? null
+        : (result.spawnError ?? (result.timedOut ? 'npm timed out' : `npm exited with ${result.exitCode}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`)).slice(0, 1000);
+      const version = installed ? await versionOf(path) : null;
+      await this.executor.execute(
+        codingToolDecider,
+        codingToolStreamId(payload.tool),
+        { kind: 'recordInstall', tool: payload.tool, package: pkg, node_id: this.config.nodeId, outcome: installed ? 'installed' : 'failed', version, error, installed_by: context.actor, duration_ms: result.durationMs },
+        context,
+      );
+      this.coding.forgetDetection();
+      if (!installed) throw new DomainError('unavailable', `installing ${payload.tool} (${pkg}) failed: ${error}`);
+      return { tool: payload.tool, package: pkg, outcome: 'installed', version, path, duration_ms: result.durationMs };
+    });
+  }
+}
+
 export const ENGINE_COMMAND_HANDLERS = [
+  ExecuteCodingTaskHandler,
+  InstallCodingToolHandler,
   SetUpToolHandler,
   StartToolHandler,
   StopToolHandler,

@@ -13,8 +13,11 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { ChatModule } from '../chat/chat.module';
 import { ComputeModule } from '../compute/compute.module';
 import { ENGINE_COMMAND_HANDLERS } from './engine.handlers';
+import { EngineCodingController } from './engine-coding.controller';
+import { EngineCodingQueries } from './engine-coding.queries';
 import { EngineLifecycleController } from './engine-lifecycle.controller';
 import { EngineLifecycleQueries } from './engine-lifecycle.queries';
 import { EnginePressureController } from './engine-pressure.controller';
@@ -26,8 +29,8 @@ import { ToolCatalogue } from './tool-manifest';
 import { ToolSupervisor } from './tool-supervisor';
 
 @Module({
-  imports: [CommonModule, AccountsModule, ComputeModule],
-  controllers: [EnginePressureController, EngineToolsController, EngineLifecycleController],
+  imports: [CommonModule, AccountsModule, ComputeModule, ChatModule],
+  controllers: [EnginePressureController, EngineToolsController, EngineLifecycleController, EngineCodingController],
   providers: [
     SystemPressureGauge,
     { provide: PressureGauge, useExisting: SystemPressureGauge },
@@ -36,6 +39,7 @@ import { ToolSupervisor } from './tool-supervisor';
     EngineToolsRuntime,
     EngineToolsQueries,
     EngineLifecycleQueries,
+    EngineCodingQueries,
     ...ENGINE_COMMAND_HANDLERS,
   ],
   exports: [PressureGauge, SystemPressureGauge, EngineLifecycleQueries],

@@ -93,3 +93,38 @@ export const LIFECYCLE = obj({
     servable_models: list(str()),
   }),
 });
+
+export const CODING_TOOLS = obj({
+  tools: list(obj({ name: str(), installed: bool(), path: orNull(str()), version: orNull(str()), capabilities: list(str()), installable: bool(), package: orNull(str()) })),
+  executors: list(obj({ name: { const: 'builtin' }, available: bool(), reason: orNull(str()), model: orNull(str()), runs_with: str() })),
+  detected_at: str(),
+});
+export const CODING_RUN = obj({
+  run_id: str(),
+  tool: { const: 'builtin' },
+  task_type: str(),
+  status: oneOf(['passed', 'failed', 'timed_out']),
+  exit_code: orNull(int()),
+  signal: orNull(str()),
+  stdout: str(),
+  stderr: str(),
+  truncated: bool(),
+  duration_ms: int(),
+  timeout_ms: int(),
+  model: orNull(str()),
+  code_source: oneOf(['model', 'client']),
+  code: str(),
+});
+const BENCHMARK_ROW = obj({
+  tool: str(),
+  task_type: orNull(str()),
+  runs: int(),
+  passed: int(),
+  failed: int(),
+  timed_out: int(),
+  success_rate: fraction,
+  median_ms: num(),
+  last_run_at: str(),
+});
+export const CODING_BENCHMARKS = obj({ window: obj({ runs: int(), limit: int() }), by_tool: list(BENCHMARK_ROW), by_tool_and_task_type: list(BENCHMARK_ROW) });
+export const CODING_INSTALLED = obj({ tool: str(), package: str(), outcome: { const: 'installed' }, version: orNull(str()), path: str(), duration_ms: int() });

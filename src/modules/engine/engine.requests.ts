@@ -27,3 +27,19 @@ export const MODEL_NAME_SCHEMA: JsonSchema = str({ pattern: MODEL_NAME.source, d
 export class PriorityDto {
   @IsIn(MODEL_PRIORITIES, { message: `priority must be one of ${MODEL_PRIORITIES.join(', ')}` }) priority!: string;
 }
+
+const Optional = () => ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null);
+
+/** POST /coding/execute. `code`: a JavaScript (CommonJS) program to run as the task's solution, instead of asking the LLM port for one. */
+export class ExecuteCodingDto {
+  @IsString() @Length(1, 20_000) @Matches(/\S/, { message: 'task must not be blank' }) task!: string;
+  @Optional() @IsString() @Matches(/^[a-z][a-z0-9_-]{0,39}$/, { message: 'task_type must be 1-40 lower-case letters, digits, _ or -' }) task_type?: string | null;
+  @Optional() @IsString() @Matches(/^[a-z][a-z0-9-]{0,39}$/, { message: 'preferred_tool must be a tool name such as builtin' }) preferred_tool?: string | null;
+  @Optional() @IsString() @Matches(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, { message: 'model must be a model name' }) model?: string | null;
+  @Optional() @IsString() @Length(1, 200_000) code?: string | null;
+  @Optional() @IsInt() @Min(100) @Max(120_000) timeout_ms?: number | null;
+}
+
+export class InstallCodingToolDto {
+  @IsString() @Matches(/^[a-z][a-z0-9-]{0,39}$/, { message: 'tool_name must be 1-40 lower-case letters, digits or -' }) tool_name!: string;
+}
