@@ -39,6 +39,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { httpUrl, withoutTrailingSlash } from './a2a.config';
 import { ConfigError } from './config-error';
 
 /** A tool an operator adds to the manifest (ENGINE_TOOLS_FILE); the built-in ones have the same shape plus their server files. */
@@ -105,23 +106,12 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(name, `expected true or false, got '${value}'`);
 }
 
-function httpUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(name, `expected an http(s) URL, got '${value}'`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `expected an http(s) URL, got '${value}'`);
-  return url.toString().replace(/\/+$/, '');
-}
-
 function httpUrlOrNull(env: Env, name: string): string | null {
   const value = raw(env, name);
-  return value === undefined ? null : httpUrl(name, value);
+  return value === undefined ? null : withoutTrailingSlash(httpUrl(name, value));
 }
 
-const githubUrl = (env: Env): string => httpUrl('GITHUB_API_URL', raw(env, 'GITHUB_API_URL') ?? 'https://api.github.com');
+const githubUrl = (env: Env): string => withoutTrailingSlash(httpUrl('GITHUB_API_URL', raw(env, 'GITHUB_API_URL') ?? 'https://api.github.com'));
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;

@@ -78,6 +78,10 @@ const ROLE_RESTRICTED = new Set([
   'POST /api/tools/lifecycle/:model_name/priority',
   'POST /api/tools/lifecycle/:model_name/offload',
   'POST /coding/install',
+  'POST /api/skills/ingest',
+  'POST /api/skills/discover/local',
+  'POST /api/skills/discover/github',
+  'DELETE /api/skills/:skill_name',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
 ]);

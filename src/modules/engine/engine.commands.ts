@@ -3,6 +3,7 @@
  * The tool name is the manifest's (the controller checked it); the node is
  * this one.
  */
+import type { SkillSource } from '../../aggregates/engine/skill';
 import { DomainCommand } from '../common/domain-command';
 import type { ModelView } from './engine-lifecycle.queries';
 import type { ToolView } from './engine-tools.queries';
@@ -57,3 +58,46 @@ export interface CodingInstallView {
 
 /** Install an allow-listed coding CLI with npm; records CodingToolInstalled, failed or not. */
 export class InstallCodingTool extends DomainCommand<{ tool: string }, CodingInstallView> {}
+
+export interface SkillView {
+  name: string;
+  description: string;
+  version: number;
+  source: SkillSource;
+  sha256: string;
+  ingested_at: string;
+  ingested_by: string;
+}
+
+export interface SkillIngestView extends SkillView {
+  /** false: the same SKILL.md was there already, nothing recorded */
+  changed: boolean;
+}
+
+/** Parse, validate and record a SKILL.md, given as text or as a folder inside SKILLS_DIRS (SkillIngested; nothing for the same content). */
+export class IngestSkill extends DomainCommand<{ skillMd: string } | { folder: string }, SkillIngestView> {}
+/** Remove a skill (SkillRemoved). */
+export class RemoveSkill extends DomainCommand<{ name: string }, { removed: true; name: string; version: number }> {}
+
+export interface DiscoveredSkill {
+  location: string;
+  name: string | null;
+  description: string | null;
+  valid: boolean;
+  problem: string | null;
+  /** with `ingest`: whether this discovery recorded it (false: the same content was there), else null */
+  ingested: boolean | null;
+}
+
+export interface DiscoveryView {
+  source: Record<string, unknown>;
+  found: number;
+  valid: number;
+  ingested: number;
+  skills: DiscoveredSkill[];
+}
+
+/** Scan SKILLS_DIRS for SKILL.md files; with `ingest`, record the valid ones. */
+export class DiscoverLocalSkills extends DomainCommand<{ ingest: boolean }, DiscoveryView> {}
+/** List a GitHub repository's SKILL.md files through the REST API; with `ingest`, record the valid ones. */
+export class DiscoverGithubSkills extends DomainCommand<{ repository: string; ref: string | null; path: string | null; ingest: boolean }, DiscoveryView> {}

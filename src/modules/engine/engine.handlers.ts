@@ -11,11 +11,12 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { codingRunDecider, codingRunStreamId, codingToolDecider, codingToolStreamId } from '../../aggregates/engine/coding';
 import { modelLifecycleDecider, modelStreamId } from '../../aggregates/engine/model-lifecycle';
-import { runtimeToolDecider, runtimeToolStreamId } from '../../aggregates/engine/runtime-tool';
+import { skillDecider, skillStreamId, type SkillSource } from '../../aggregates/engine/skill';
+import { type RuntimeToolCommand, runtimeToolDecider, runtimeToolStreamId } from '../../aggregates/engine/runtime-tool';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { LLM, type LanguageModel } from '../../infrastructure/llm/llm.port';
-import { CommandExecutor } from '../common/command-executor';
+import { type CommandContext, CommandExecutor } from '../common/command-executor';
 import { KeyedMutex } from '../common/keyed-mutex';
 import { isExecutable, plainEnv, runArgv, versionOf } from './argv-runner';
 import { INSTALLABLE_CODING_TOOLS } from './coding-clis';
@@ -23,7 +24,14 @@ import { codeOf, runInSandbox } from './coding-sandbox';
 import {
   type CodingInstallView,
   type CodingRunView,
+  DiscoverGithubSkills,
+  type DiscoveredSkill,
+  DiscoverLocalSkills,
+  type DiscoveryView,
   EvictModel,
+  IngestSkill,
+  RemoveSkill,
+  type SkillIngestView,
   ExecuteCodingTask,
   InstallCodingTool,
   OffloadModel,
@@ -34,10 +42,13 @@ import {
   UnloadTool,
 } from './engine.commands';
 import { EngineCodingQueries } from './engine-coding.queries';
+import { EngineSkillsQueries } from './engine-skills.queries';
+import { parseSkillFile } from './skill-file';
+import { findGithubSkillFiles, findLocalSkillFiles, type FoundSkillFile, readSkillFolder } from './skill-sources';
 import { EngineLifecycleQueries, type ModelView } from './engine-lifecycle.queries';
 import { EngineToolsQueries, type ToolView } from './engine-tools.queries';
 import { EngineToolsRuntime, npmInstallArgv } from './engine-tools.runtime';
-import { resolveCommand, ToolCatalogue } from './tool-manifest';
+import { resolveCommand, ToolCatalogue, type ToolManifest } from './tool-manifest';
 import { ToolSupervisor } from './tool-supervisor';
 
 @CommandHandler(SetUpTool)
@@ -97,47 +108,39 @@ export class StartToolHandler implements ICommandHandler<StartTool> {
   }
 }
 
-@CommandHandler(StopTool)
-export class StopToolHandler implements ICommandHandler<StopTool> {
+/** Stop and unload: end the tool's process, then record what the command says. */
+abstract class EndToolHandler<C extends StopTool | UnloadTool> {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) protected readonly config: AppConfig,
     private readonly runtime: EngineToolsRuntime,
     private readonly supervisor: ToolSupervisor,
     private readonly queries: EngineToolsQueries,
     private readonly catalogue: ToolCatalogue,
   ) {}
 
-  execute({ payload, context }: StopTool): Promise<ToolView> {
-    const tool = this.catalogue.of(payload.tool);
+  protected abstract recorded(tool: ToolManifest, command: C): RuntimeToolCommand;
+
+  execute(command: C): Promise<ToolView> {
+    const tool = this.catalogue.of(command.payload.tool);
     return this.runtime.locked(tool.name, async () => {
       await this.supervisor.stop(tool.name);
-      await this.runtime.record(tool.name, { kind: 'stop', tool: tool.name, nodeId: this.config.nodeId, reason: 'operator' }, context);
+      await this.runtime.record(tool.name, this.recorded(tool, command), command.context);
       return this.queries.tool(tool);
     });
   }
 }
 
-@CommandHandler(UnloadTool)
-export class UnloadToolHandler implements ICommandHandler<UnloadTool> {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly runtime: EngineToolsRuntime,
-    private readonly supervisor: ToolSupervisor,
-    private readonly queries: EngineToolsQueries,
-    private readonly catalogue: ToolCatalogue,
-  ) {}
+@CommandHandler(StopTool)
+export class StopToolHandler extends EndToolHandler<StopTool> {
+  protected recorded(tool: ToolManifest): RuntimeToolCommand {
+    return { kind: 'stop', tool: tool.name, nodeId: this.config.nodeId, reason: 'operator' };
+  }
+}
 
-  execute({ payload, context }: UnloadTool): Promise<ToolView> {
-    const tool = this.catalogue.of(payload.tool);
-    return this.runtime.locked(tool.name, async () => {
-      await this.supervisor.stop(tool.name);
-      await this.runtime.record(
-        tool.name,
-        { kind: 'unload', tool: tool.name, nodeId: this.config.nodeId, reason: payload.reason, memoryMb: tool.estimate.memory_mb, vramMb: tool.estimate.vram_mb },
-        context,
-      );
-      return this.queries.tool(tool);
-    });
+@CommandHandler(UnloadTool)
+export class UnloadToolHandler extends EndToolHandler<UnloadTool> {
+  protected recorded(tool: ToolManifest, { payload }: UnloadTool): RuntimeToolCommand {
+    return { kind: 'unload', tool: tool.name, nodeId: this.config.nodeId, reason: payload.reason, memoryMb: tool.estimate.memory_mb, vramMb: tool.estimate.vram_mb };
   }
 }
 
@@ -354,7 +357,126 @@ export class InstallCodingToolHandler implements ICommandHandler<InstallCodingTo
   }
 }
 
+/** Names the skill routes use as path segments: a skill may not take them. */
+export const RESERVED_SKILL_NAMES = ['list', 'ingest', 'discover'];
+
+/** Records a parsed SKILL.md; the shared step of ingest and discovery. */
+async function recordSkill(executor: CommandExecutor, queries: EngineSkillsQueries, text: string, source: SkillSource, context: CommandContext): Promise<SkillIngestView> {
+  const skill = parseSkillFile(text);
+  if (RESERVED_SKILL_NAMES.includes(skill.name)) throw new DomainError('invalid', `name ${skill.name} is reserved (${RESERVED_SKILL_NAMES.join(', ')})`);
+  const { events } = await executor.execute(
+    skillDecider,
+    skillStreamId(skill.name),
+    { kind: 'ingest', name: skill.name, description: skill.description, instructions: skill.instructions, sha256: skill.sha256, source, by: context.actor },
+    context,
+  );
+  const { instructions: _instructions, ...view } = await queries.skill(skill.name);
+  return { ...view, changed: events.length > 0 };
+}
+
+@CommandHandler(IngestSkill)
+export class IngestSkillHandler implements ICommandHandler<IngestSkill> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly executor: CommandExecutor,
+    private readonly queries: EngineSkillsQueries,
+  ) {}
+
+  async execute({ payload, context }: IngestSkill): Promise<SkillIngestView> {
+    if ('skillMd' in payload) return recordSkill(this.executor, this.queries, payload.skillMd, { kind: 'upload' }, context);
+    const file = await readSkillFolder(payload.folder, this.config.engine.skillsDirs);
+    return recordSkill(this.executor, this.queries, file.text, { kind: 'local', path: file.location }, context);
+  }
+}
+
+@CommandHandler(RemoveSkill)
+export class RemoveSkillHandler implements ICommandHandler<RemoveSkill> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: RemoveSkill): Promise<{ removed: true; name: string; version: number }> {
+    const { events } = await this.executor.execute(skillDecider, skillStreamId(payload.name), { kind: 'remove', name: payload.name, by: context.actor }, context);
+    const removed = events[0];
+    return { removed: true, name: payload.name, version: removed?.type === 'SkillRemoved' ? removed.data.version : 0 };
+  }
+}
+
+/** Each found SKILL.md parsed (and with `ingest`, recorded when valid): the discovery's report. */
+async function discover(
+  files: readonly FoundSkillFile[],
+  ingest: boolean,
+  sourceOf: (file: FoundSkillFile) => SkillSource,
+  executor: CommandExecutor,
+  queries: EngineSkillsQueries,
+  context: CommandContext,
+): Promise<DiscoveredSkill[]> {
+  const skills: DiscoveredSkill[] = [];
+  for (const file of files) {
+    try {
+      const parsed = parseSkillFile(file.text);
+      const found: DiscoveredSkill = { location: file.location, name: parsed.name, description: parsed.description, valid: true, problem: null, ingested: null };
+      if (ingest) found.ingested = (await recordSkill(executor, queries, file.text, sourceOf(file), context)).changed;
+      skills.push(found);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
+      skills.push({ location: file.location, name: null, description: null, valid: false, problem: error.message, ingested: ingest ? false : null });
+    }
+  }
+  return skills;
+}
+
+const report = (source: Record<string, unknown>, skills: DiscoveredSkill[]): DiscoveryView => ({
+  source,
+  found: skills.length,
+  valid: skills.filter((s) => s.valid).length,
+  ingested: skills.filter((s) => s.ingested === true).length,
+  skills,
+});
+
+@CommandHandler(DiscoverLocalSkills)
+export class DiscoverLocalSkillsHandler implements ICommandHandler<DiscoverLocalSkills> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly executor: CommandExecutor,
+    private readonly queries: EngineSkillsQueries,
+  ) {}
+
+  async execute({ payload, context }: DiscoverLocalSkills): Promise<DiscoveryView> {
+    const dirs = this.config.engine.skillsDirs;
+    if (dirs.length === 0) throw new DomainError('conflict', 'no skill folders are configured on this node (SKILLS_DIRS)');
+    const found = await findLocalSkillFiles(dirs);
+    const skills = await discover(found.files, payload.ingest, (file) => ({ kind: 'local', path: file.location }), this.executor, this.queries, context);
+    return report({ kind: 'local', dirs: found.dirs }, skills);
+  }
+}
+
+@CommandHandler(DiscoverGithubSkills)
+export class DiscoverGithubSkillsHandler implements ICommandHandler<DiscoverGithubSkills> {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly executor: CommandExecutor,
+    private readonly queries: EngineSkillsQueries,
+  ) {}
+
+  async execute({ payload, context }: DiscoverGithubSkills): Promise<DiscoveryView> {
+    const options = { baseUrl: this.config.engine.githubApiUrl, token: this.config.engine.githubToken };
+    const { ref, files } = await findGithubSkillFiles(options, payload.repository, payload.ref, payload.path);
+    const skills = await discover(
+      files,
+      payload.ingest,
+      (file) => ({ kind: 'github', repository: payload.repository, path: file.github?.path ?? file.location, ref }),
+      this.executor,
+      this.queries,
+      context,
+    );
+    return report({ kind: 'github', api: options.baseUrl, repository: payload.repository, ref, path: payload.path }, skills);
+  }
+}
+
 export const ENGINE_COMMAND_HANDLERS = [
+  IngestSkillHandler,
+  RemoveSkillHandler,
+  DiscoverLocalSkillsHandler,
+  DiscoverGithubSkillsHandler,
   ExecuteCodingTaskHandler,
   InstallCodingToolHandler,
   SetUpToolHandler,

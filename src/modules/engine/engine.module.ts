@@ -21,6 +21,8 @@ import { EngineCodingQueries } from './engine-coding.queries';
 import { EngineLifecycleController } from './engine-lifecycle.controller';
 import { EngineLifecycleQueries } from './engine-lifecycle.queries';
 import { EnginePressureController } from './engine-pressure.controller';
+import { EngineSkillsController } from './engine-skills.controller';
+import { EngineSkillsQueries } from './engine-skills.queries';
 import { EngineToolsController } from './engine-tools.controller';
 import { EngineToolsQueries } from './engine-tools.queries';
 import { EngineToolsRuntime } from './engine-tools.runtime';
@@ -30,7 +32,7 @@ import { ToolSupervisor } from './tool-supervisor';
 
 @Module({
   imports: [CommonModule, AccountsModule, ComputeModule, ChatModule],
-  controllers: [EnginePressureController, EngineToolsController, EngineLifecycleController, EngineCodingController],
+  controllers: [EnginePressureController, EngineToolsController, EngineLifecycleController, EngineCodingController, EngineSkillsController],
   providers: [
     SystemPressureGauge,
     { provide: PressureGauge, useExisting: SystemPressureGauge },
@@ -40,6 +42,7 @@ import { ToolSupervisor } from './tool-supervisor';
     EngineToolsQueries,
     EngineLifecycleQueries,
     EngineCodingQueries,
+    EngineSkillsQueries,
     ...ENGINE_COMMAND_HANDLERS,
   ],
   exports: [PressureGauge, SystemPressureGauge, EngineLifecycleQueries],

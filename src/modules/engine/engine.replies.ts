@@ -128,3 +128,23 @@ const BENCHMARK_ROW = obj({
 });
 export const CODING_BENCHMARKS = obj({ window: obj({ runs: int(), limit: int() }), by_tool: list(BENCHMARK_ROW), by_tool_and_task_type: list(BENCHMARK_ROW) });
 export const CODING_INSTALLED = obj({ tool: str(), package: str(), outcome: { const: 'installed' }, version: orNull(str()), path: str(), duration_ms: int() });
+
+const SKILL_SOURCE = {
+  anyOf: [
+    obj({ kind: { const: 'upload' } }),
+    obj({ kind: { const: 'local' }, path: str() }),
+    obj({ kind: { const: 'github' }, repository: str(), path: str(), ref: orNull(str()) }),
+  ],
+};
+const SKILL_FIELDS = { name: str(), description: str(), version: int(), source: SKILL_SOURCE, sha256: str(), ingested_at: str(), ingested_by: str() };
+export const SKILL_LIST = obj({ skills: list(obj(SKILL_FIELDS)), total: int() });
+export const SKILL = obj({ ...SKILL_FIELDS, instructions: str() });
+export const SKILL_INGESTED = obj({ ...SKILL_FIELDS, changed: bool() });
+export const SKILL_REMOVED = obj({ removed: { const: true }, name: str(), version: int() });
+export const SKILL_DISCOVERY = obj({
+  source: { type: 'object', additionalProperties: true },
+  found: int(),
+  valid: int(),
+  ingested: int(),
+  skills: list(obj({ location: str(), name: orNull(str()), description: orNull(str()), valid: bool(), problem: orNull(str()), ingested: orNull(bool()) })),
+});

@@ -3,7 +3,7 @@
  * before anything is looked up (a name is never handed to a program), and
  * the bodies' DTOs.
  */
-import { IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { MODEL_PRIORITIES } from '../../aggregates/engine/model-lifecycle';
 import { str, type JsonSchema } from '../common/openapi';
 import { MODEL_NAME } from './engine-lifecycle.queries';
@@ -43,3 +43,22 @@ export class ExecuteCodingDto {
 export class InstallCodingToolDto {
   @IsString() @Matches(/^[a-z][a-z0-9-]{0,39}$/, { message: 'tool_name must be 1-40 lower-case letters, digits or -' }) tool_name!: string;
 }
+
+/** POST /api/skills/ingest: the SKILL.md text, or the folder holding it (inside SKILLS_DIRS); exactly one. */
+export class IngestSkillDto {
+  @Optional() @IsString() @Length(1, 262_144) skill_md?: string | null;
+  @Optional() @IsString() @Length(1, 4096) @Matches(/^\//, { message: 'path must be an absolute folder path' }) path?: string | null;
+}
+
+export class DiscoverLocalDto {
+  @Optional() @IsBoolean() ingest?: boolean | null;
+}
+
+export class DiscoverGithubDto {
+  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/, { message: 'repository must be owner/name' }) repository!: string;
+  @Optional() @IsString() @Matches(/^(?!.*\.\.)[A-Za-z0-9._\/-]{1,200}$/, { message: 'ref must be a branch, tag or commit name' }) ref?: string | null;
+  @Optional() @IsString() @Matches(/^(?!.*\.\.)[A-Za-z0-9._\/ -]{1,500}$/, { message: 'path must be a folder of the repository' }) path?: string | null;
+  @Optional() @IsBoolean() ingest?: boolean | null;
+}
+
+export const SKILL_NAME_SCHEMA: JsonSchema = str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 64 });
