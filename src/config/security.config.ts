@@ -42,9 +42,9 @@ export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
   register: { limit: 300, periodSec: 60 },
   /** guest-recover from all callers together: the recovery-code space is one space */
   recovery: { limit: 120, periodSec: 60 },
-  /** /visual_agent, /add_history, /time_agent, /goals, per user (per IP for anonymous callers) */
+  /** /visual_agent, /add_history, /time_agent, /goals, /coding/execute, /api/tools/tts/speak, per user (per IP for anonymous callers) */
   pipeline: { limit: 60, periodSec: 60 },
-  /** every pipeline route including /chat, per client IP whoever signs in: fresh guest accounts do not add up */
+  /** every pipeline route including /chat (and the engine's /coding/execute and speech), per client IP whoever signs in: fresh guest accounts do not add up */
   pipeline_ip: { limit: 3000, periodSec: 60 },
 };
 

@@ -109,6 +109,18 @@ describe('skills', () => {
     expect(one.body.instructions).toBe('# Haiku\nAnswer with three lines of 5, 7 and 5 syllables.');
   });
 
+  it('when the same new SKILL.md is ingested by several callers at once, then it is recorded once; two versions at once are both kept in order', async () => {
+    const text = skillMd('race-skill', 'A skill ingested in a race.', 'Do it once.');
+    const same = await Promise.all([callers.operator, callers.admin, callers.operator].map((token) => t.request('POST', '/api/skills/ingest', { token, body: { skill_md: text } })));
+    expect(same.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(same.filter((r) => r.body.changed)).toHaveLength(1);
+    const versions = await Promise.all(['Do it twice.', 'Do it thrice.'].map((body) => t.request('POST', '/api/skills/ingest', { token: callers.admin, body: { skill_md: skillMd('race-skill', 'A skill ingested in a race.', body) } })));
+    expect(versions.map((r) => r.body.changed)).toEqual([true, true]);
+    const stored = await t.app.get<EventStore>(EVENT_STORE).readStream('skill-race-skill');
+    expect(stored.map((e) => (e.data as { version: number }).version)).toEqual([1, 2, 3]);
+    expect((await t.request('DELETE', '/api/skills/race-skill', { token: callers.admin })).status).toBe(200);
+  });
+
   it('when a chat turn names the skill, then its instructions reach the model; a turn that does not name it goes without', async () => {
     const chat = (prompt: string) => t.request('POST', '/chat', { token: callers.user, body: { prompt_id: uniqueName('p'), prompt, casual_conv: true } });
     expect((await chat('use haiku-writer: autumn rain')).status).toBe(200);

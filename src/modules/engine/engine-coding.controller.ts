@@ -10,6 +10,7 @@ import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import type { CommandContext } from '../common/command-executor';
 import { Refusal, Reply } from '../common/openapi';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { ExecuteCodingTask, InstallCodingTool } from './engine.commands';
 import { CODING_BENCHMARKS, CODING_INSTALLED, CODING_RUN, CODING_TOOLS } from './engine.replies';
@@ -34,6 +35,7 @@ export class EngineCodingController {
   @HttpCode(200)
   @Reply(200, CODING_RUN, 'the run, whatever its outcome (`status`: passed, failed, timed_out)')
   @Refusal(409, 'preferred_tool is not an executor of this node')
+  @RateLimited('pipeline', 'pipeline_ip')
   @Refusal(503, 'no language model is configured and the task carries no code, or the model server is unavailable')
   @Authenticated()
   execute(@CurrentUser() user: AuthUser, @Body() body: ExecuteCodingDto, @RequestContext() context: CommandContext): Promise<unknown> {

@@ -9,6 +9,7 @@ import type { FastifyReply } from 'fastify';
 import { Authenticated } from '../accounts/auth/authenticated.guard';
 import type { CommandContext } from '../common/command-executor';
 import { PathParam, Refusal, Reply } from '../common/openapi';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
 import { SetUpTool, StartTool, StopTool, UnloadTool } from './engine.commands';
 import { TOOL_STATUS, TOOL_VIEW } from './engine.replies';
@@ -38,6 +39,7 @@ export class EngineToolsController {
   @ApiProduces('audio/wav')
   @ApiResponse({ status: 200, description: 'the speech as a WAV file (RIFF, 22050 Hz mono, from espeak-ng)', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } })
   @Refusal(409, 'the tts tool is not running')
+  @RateLimited('pipeline', 'pipeline_ip')
   @Refusal(503, 'the tts tool did not answer')
   @Authenticated()
   async speak(@Body() body: SpeakDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<Buffer> {
