@@ -70,6 +70,8 @@ const HEALTH_INTERVAL_MS = 2000;
 const HEALTH_FAILURES = 3;
 const START_TIMEOUT_MS = 15_000;
 const MAX_BACKOFF_MS = 30_000;
+/** a process that ran this long before it crashed resets the crash count */
+const STABLE_AFTER_MS = 10 * 60_000;
 
 class RingLog {
   private readonly lines: LogLine[] = [];
@@ -286,6 +288,8 @@ export class ToolSupervisor implements OnApplicationShutdown {
     entry.logs.push('supervisor', `exited (code ${code}, signal ${signal})`);
     if (entry.stopping || live === null || this.closed) return; // asked to stop, or never became healthy (launch reports that)
     const { toolRestartLimit, toolBackoffMs } = this.config.engine;
+    // crashes count "in a row": a process that ran healthy for a while starts the count again
+    if (Date.now() - Date.parse(live.started_at) > STABLE_AFTER_MS) entry.crashes = 0;
     const willRestart = entry.crashes < toolRestartLimit;
     const report: CrashReport = { tool: entry.manifest.name, pid: live.pid, exitCode: code, signal, cause, willRestart };
     void this.report(() => this.listener?.onCrash(report));
