@@ -17,7 +17,8 @@
  *   <package>` / `npm install` for a tool whose program is missing.
  * - ENGINE_TOOL_RESTART_LIMIT (default 5): restarts after crashes before a
  *   tool is left stopped; ENGINE_TOOL_BACKOFF_MS (default 500): the first
- *   back-off, doubled after each crash, at most 30 s.
+ *   back-off, doubled after each crash, at most 30 s. ENGINE_TOOL_HEALTH_MS
+ *   (default 2000): how often a running tool's health check is polled.
  * - ENGINE_EVICTION_THRESHOLD (default 0.9): VRAM pressure above which the
  *   lowest-priority loaded model is unloaded; ENGINE_EVICTION_SWEEP_MS
  *   (default 5000): how often the pressure is measured for it.
@@ -66,6 +67,7 @@ export interface EngineConfig {
   allowInstall: boolean;
   toolRestartLimit: number;
   toolBackoffMs: number;
+  toolHealthMs: number;
   evictionThreshold: number;
   evictionSweepMs: number;
   codingTimeoutMs: number;
@@ -170,6 +172,7 @@ export function loadEngineConfig(env: Env): EngineConfig {
     allowInstall: flag(env, 'ENGINE_ALLOW_INSTALL'),
     toolRestartLimit: integer(env, 'ENGINE_TOOL_RESTART_LIMIT', 5, 0, 100),
     toolBackoffMs: integer(env, 'ENGINE_TOOL_BACKOFF_MS', 500, 10, 60_000),
+    toolHealthMs: integer(env, 'ENGINE_TOOL_HEALTH_MS', 2000, 50, 600_000),
     evictionThreshold: fraction(env, 'ENGINE_EVICTION_THRESHOLD', 0.9),
     evictionSweepMs: integer(env, 'ENGINE_EVICTION_SWEEP_MS', 5000, 100, 3_600_000),
     codingTimeoutMs: integer(env, 'ENGINE_CODING_TIMEOUT_MS', 10_000, 100, 120_000),

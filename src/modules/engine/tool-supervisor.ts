@@ -5,8 +5,8 @@
  *   this process's secrets) on a free loopback port and waits until its
  *   health check answers (ENGINE_TOOL_START_TIMEOUT: 15 s), or kills it and
  *   says why with the tail of its log.
- * - While it runs, the health check is polled (every 2 s); three failures in
- *   a row kill it as unhealthy.
+ * - While it runs, the health check is polled (every ENGINE_TOOL_HEALTH_MS,
+ *   2 s); three failures in a row kill it as unhealthy.
  * - A process that ends without being asked is a crash: reported (ToolCrashed
  *   via `onCrash`), then restarted after a back-off that doubles from
  *   ENGINE_TOOL_BACKOFF_MS (at most 30 s), up to ENGINE_TOOL_RESTART_LIMIT
@@ -66,7 +66,6 @@ export interface SupervisorListener {
 }
 
 const LOG_LINES = 200;
-const HEALTH_INTERVAL_MS = 2000;
 const HEALTH_FAILURES = 3;
 const START_TIMEOUT_MS = 15_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -273,7 +272,7 @@ export class ToolSupervisor implements OnApplicationShutdown {
           child.kill('SIGKILL');
         }
       });
-    }, HEALTH_INTERVAL_MS);
+    }, this.config.engine.toolHealthMs);
     entry.healthTimer.unref();
     return { pid, port, argv };
   }
