@@ -42,6 +42,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { httpUrl, withoutTrailingSlash } from './a2a.config';
 import { ConfigError } from './config-error';
+import { integer, raw } from './llm.config';
 
 /** A tool an operator adds to the manifest (ENGINE_TOOLS_FILE); the built-in ones have the same shape plus their server files. */
 export interface ToolSpec {
@@ -80,18 +81,6 @@ export interface EngineConfig {
 }
 
 type Env = Record<string, string | undefined>;
-
-function raw(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = raw(env, name);
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || +value < min || +value > max) throw new ConfigError(name, `expected an integer ${min}..${max}, got '${value}'`);
-  return Number(value);
-}
 
 function fraction(env: Env, name: string, fallback: number): number {
   const value = raw(env, name);

@@ -15,6 +15,7 @@ import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import { CommandExecutor, type CommandContext } from '../common/command-executor';
 import { KeyedMutex } from '../common/keyed-mutex';
 import { findOnPath, isExecutable, plainEnv, runArgv, versionOf } from './argv-runner';
+import { EngineToolsQueries, type ToolView } from './engine-tools.queries';
 import { ToolCatalogue, type ToolInstall, type ToolManifest } from './tool-manifest';
 import { type CrashReport, type Launched, ToolSupervisor } from './tool-supervisor';
 
@@ -86,6 +87,7 @@ export class EngineToolsRuntime implements OnApplicationBootstrap {
     private readonly supervisor: ToolSupervisor,
     private readonly lifecycle: PlatformLifecycle,
     private readonly catalogue: ToolCatalogue,
+    private readonly queries: EngineToolsQueries,
   ) {
     this.toolsDir = join(config.dataDir, 'engine', 'tools');
     this.npmDir = join(config.dataDir, 'engine', 'npm');
@@ -114,6 +116,15 @@ export class EngineToolsRuntime implements OnApplicationBootstrap {
 
   locked<T>(tool: string, task: () => Promise<T>): Promise<T> {
     return this.locks.run(tool, task);
+  }
+
+  /** An operation on the tool of a `{tool_name}` (400/404 first), under its lock; the tool's view after it. */
+  act(name: string, work: (tool: ToolManifest) => Promise<void>): Promise<ToolView> {
+    const tool = this.catalogue.of(name);
+    return this.locked(tool.name, async () => {
+      await work(tool);
+      return this.queries.tool(tool);
+    });
   }
 
   record(tool: string, command: RuntimeToolCommand, context: CommandContext) {

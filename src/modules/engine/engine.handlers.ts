@@ -46,7 +46,7 @@ import { EngineSkillsQueries } from './engine-skills.queries';
 import { parseSkillFile } from './skill-file';
 import { findGithubSkillFiles, findLocalSkillFiles, type FoundSkillFile, readSkillFolder } from './skill-sources';
 import { EngineLifecycleQueries, type ModelView } from './engine-lifecycle.queries';
-import { EngineToolsQueries, type ToolView } from './engine-tools.queries';
+import type { ToolView } from './engine-tools.queries';
 import { EngineToolsRuntime, npmInstallArgv } from './engine-tools.runtime';
 import { resolveCommand, ToolCatalogue, type ToolManifest } from './tool-manifest';
 import { ToolSupervisor } from './tool-supervisor';
@@ -56,20 +56,14 @@ export class SetUpToolHandler implements ICommandHandler<SetUpTool> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly runtime: EngineToolsRuntime,
-    private readonly queries: EngineToolsQueries,
-    private readonly catalogue: ToolCatalogue,
   ) {}
 
   execute({ payload, context }: SetUpTool): Promise<ToolView> {
-    const tool = this.catalogue.of(payload.tool);
-    return this.runtime.locked(tool.name, async () => {
+    return this.runtime.act(payload.tool, async (tool) => {
       const located = await this.runtime.locate(tool);
-      await this.runtime.record(
-        tool.name,
-        { kind: 'setUp', tool: tool.name, nodeId: this.config.nodeId, source: tool.install.source, programPath: located.path, version: located.version, installedNow: located.installedNow },
-        context,
-      );
-      return this.queries.tool(tool);
+      const { nodeId } = this.config;
+      const { path: programPath, version, installedNow } = located;
+      await this.runtime.record(tool.name, { kind: 'setUp', tool: tool.name, nodeId, source: tool.install.source, programPath, version, installedNow }, context);
     });
   }
 }
@@ -80,16 +74,13 @@ export class StartToolHandler implements ICommandHandler<StartTool> {
     private readonly executor: CommandExecutor,
     private readonly runtime: EngineToolsRuntime,
     private readonly supervisor: ToolSupervisor,
-    private readonly queries: EngineToolsQueries,
-    private readonly catalogue: ToolCatalogue,
   ) {}
 
   execute({ payload, context }: StartTool): Promise<ToolView> {
-    const tool = this.catalogue.of(payload.tool);
-    return this.runtime.locked(tool.name, async () => {
+    return this.runtime.act(payload.tool, async (tool) => {
       const { state } = await this.executor.load(runtimeToolDecider, runtimeToolStreamId(tool.name));
       if (state.status === 'none') throw new DomainError('conflict', `tool ${tool.name} is not set up: POST /api/tools/${tool.name}/setup first`);
-      if (state.status === 'running') return this.queries.tool(tool); // already running: the same view, nothing recorded
+      if (state.status === 'running') return; // already running: the same view, nothing recorded
       // a crash waiting for its restart: the operator's start replaces the pending restart
       await this.supervisor.stop(tool.name);
       const program = state.programPath;
@@ -103,7 +94,6 @@ export class StartToolHandler implements ICommandHandler<StartTool> {
         await this.supervisor.stop(tool.name);
         throw error;
       }
-      return this.queries.tool(tool);
     });
   }
 }
@@ -114,18 +104,14 @@ abstract class EndToolHandler<C extends StopTool | UnloadTool> {
     @Inject(APP_CONFIG) protected readonly config: AppConfig,
     private readonly runtime: EngineToolsRuntime,
     private readonly supervisor: ToolSupervisor,
-    private readonly queries: EngineToolsQueries,
-    private readonly catalogue: ToolCatalogue,
   ) {}
 
   protected abstract recorded(tool: ToolManifest, command: C): RuntimeToolCommand;
 
   execute(command: C): Promise<ToolView> {
-    const tool = this.catalogue.of(command.payload.tool);
-    return this.runtime.locked(tool.name, async () => {
+    return this.runtime.act(command.payload.tool, async (tool) => {
       await this.supervisor.stop(tool.name);
       await this.runtime.record(tool.name, this.recorded(tool, command), command.context);
-      return this.queries.tool(tool);
     });
   }
 }
