@@ -27,6 +27,10 @@ import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { CodingEvent } from './engine/coding';
+import type { ModelLifecycleEvent } from './engine/model-lifecycle';
+import type { RuntimeToolEvent } from './engine/runtime-tool';
+import type { SkillEvent } from './engine/skill';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
@@ -61,7 +65,11 @@ export type AnyDomainEvent =
   | NodeStandingEvent
   | ContentEvent
   | FollowEvent
-  | NotificationInboxEvent;
+  | NotificationInboxEvent
+  | RuntimeToolEvent
+  | ModelLifecycleEvent
+  | CodingEvent
+  | SkillEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

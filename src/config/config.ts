@@ -13,6 +13,7 @@ import { type A2aConfig, loadA2aConfig } from './a2a.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type EngineConfig, loadEngineConfig } from './engine.config';
 import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
@@ -100,6 +101,8 @@ export interface AppConfig {
   observability: ObservabilityConfig;
   /** the node's Ed25519 key and the nodes it trusts (NODE_PRIVATE_KEY, TRUSTED_NODE_KEYS, NODE_SIGNATURE_MAX_SKEW_SECONDS) */
   integrity: IntegrityConfig;
+  /** the agent engine: pressure, runtime tools, model lifecycle, coding tools, skills (ENGINE_*, SKILLS_DIRS, GITHUB_*) */
+  engine: EngineConfig;
 }
 
 export { ConfigError };
@@ -254,6 +257,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),
     integrity: loadIntegrityConfig(env),
+    engine: loadEngineConfig(env),
   };
 }
 

@@ -21,6 +21,10 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { codingRunsProjection } from './engine/coding-runs.projection';
+import { engineModelsProjection } from './engine/engine-models.projection';
+import { engineToolsProjection } from './engine/engine-tools.projection';
+import { skillsProjection } from './engine/skills.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
@@ -64,4 +68,8 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   tasksProjection,
   recipesProjection,
   skillBadgesProjection,
+  engineToolsProjection,
+  engineModelsProjection,
+  codingRunsProjection,
+  skillsProjection,
 ];

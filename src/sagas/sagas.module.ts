@@ -26,6 +26,7 @@
  * - GoalTimeoutSweeper: this node's goals in flight → ExpireSubtasks (deadline passed), DispatchSubtasks (safety net).
  * - PromptScheduler: due `/time_agent` prompts → claimed, run through the chat pipeline, completed or failed.
  * - EncounterInboxSweeper: hourly, deletes inbox messages older than the retention.
+ * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -37,6 +38,7 @@ import { ChatModule } from '../modules/chat/chat.module';
 import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
 import { CommonModule } from '../modules/common/common.module';
 import { ComputeModule } from '../modules/compute/compute.module';
+import { EngineModule } from '../modules/engine/engine.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
@@ -48,6 +50,7 @@ import { GoalTimeoutSweeper } from './goal-timeouts.sweeper';
 import { HiveResultsListener } from './hive-results.listener';
 import { HiveTaskRelay } from './hive-tasks.relay';
 import { HiveWorker } from './hive-worker.listener';
+import { ModelEvictionSweeper } from './model-eviction.sweeper';
 import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
@@ -65,10 +68,11 @@ const WORKERS = [
   GoalTimeoutSweeper,
   PromptScheduler,
   EncounterInboxSweeper,
+  ModelEvictionSweeper,
 ];
 
 @Module({
-  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
+  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {
