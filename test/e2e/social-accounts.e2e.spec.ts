@@ -335,6 +335,26 @@ describe('social accounts', () => {
     });
   });
 
+  describe('notifications from the content context', () => {
+    it('given a comment, a reply and upvotes on others’ content, then each author is told once, and a downvote tells no one', async () => {
+      const [ada, ben, cy] = await Promise.all([register(), register(), register()]);
+      const post = await t.request('POST', '/api/social/posts', { token: ada.token, body: { title: 'Notify me' } });
+      const postId = post.body.data.id;
+      const comment = await t.request('POST', `/api/social/posts/${postId}/comments`, { token: ben.token, body: { content: 'first' } });
+      await t.request('POST', `/api/social/comments/${comment.body.data.id}/reply`, { token: cy.token, body: { content: 'second' } });
+      await t.request('POST', `/api/social/posts/${postId}/upvote`, { token: ben.token });
+      await t.request('POST', `/api/social/comments/${comment.body.data.id}/downvote`, { token: cy.token });
+      const types = async (user: Registered) =>
+        (await t.request('GET', '/api/social/notifications', { token: user.token })).body.data.map((n: { type: string; source_user_id: string }) => [n.type, n.source_user_id]).sort();
+      expect(await types(ada)).toEqual([
+        ['comment', ben.id],
+        ['comment', cy.id],
+        ['upvote', ben.id],
+      ]);
+      expect(await types(ben)).toEqual([['reply', cy.id]]);
+    });
+  });
+
   describe('per-user reads over the other contexts', () => {
     it('given a user with no content yet, then posts, comments and skills are empty and karma is zero', async () => {
       const tom = await register();

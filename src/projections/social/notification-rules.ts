@@ -11,6 +11,7 @@ import type { RecordedEvent } from '../../infrastructure/event-store/event-store
 import type { NotificationDraft, NotificationRules, NotificationView } from './notification-draft';
 import { ACCOUNT_NOTIFICATION_RULES } from './notifications.accounts.handlers';
 import { AGENT_NOTIFICATION_RULES } from './notifications.agents.handlers';
+import { CONTENT_NOTIFICATION_RULES } from './notifications.content.handlers';
 
 export type { NotificationDraft, NotificationRules, NotificationView };
 
@@ -20,6 +21,7 @@ export type StoredNotification = NotificationView & { source_username: string | 
 export const NOTIFICATION_RULES: NotificationRules = {
   ...ACCOUNT_NOTIFICATION_RULES,
   ...AGENT_NOTIFICATION_RULES,
+  ...CONTENT_NOTIFICATION_RULES,
 };
 
 /** The notifications an event creates, with their ids (stable per event) and times; nobody is told about their own act. */

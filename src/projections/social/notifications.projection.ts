@@ -28,7 +28,8 @@ const creating = Object.fromEntries(Object.keys(NOTIFICATION_RULES).map((type) =
 
 export const notificationsProjection = defineProjection({
   name: 'notifications',
-  version: 1,
+  // 2: the content and agents contexts' rules (comment, reply, upvote, task_assigned)
+  version: 2,
   collections: [NOTIFICATIONS],
   indexes: [
     { collection: NOTIFICATIONS, spec: { keys: { user_id: 1, created_at: -1 } } },
