@@ -8,6 +8,7 @@
  * Process managers: SagaRunner feeds them recorded events at least once and
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
+ * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
@@ -37,6 +38,7 @@ import { ComputeModule } from '../modules/compute/compute.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { ContestScoringSaga } from './contest-scoring.saga';
+import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
@@ -49,7 +51,7 @@ import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, SocialRewardsSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay];
 

@@ -4,7 +4,8 @@
  * concurrent up/down votes, karma and counts on the author's record, the
  * view counter, locks, soft deletes and moderation. One app for the file.
  */
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -232,6 +233,20 @@ describe('posts, votes and comments over HTTP', () => {
       const post = await publish(alice);
       const res = await t.request('DELETE', `${P}/admin/moderation/posts/${post.id}`, { token: bob.token });
       expect([res.status, res.body.error]).toEqual([403, 'Admin access required']);
+    });
+  });
+
+  describe('rewards (§21.3)', () => {
+    it('given a post, a comment on it and an upvote from another user, then the wallets are paid once each by the action table', async () => {
+      const author = await register();
+      const post = await publish(author);
+      await t.request('POST', `${P}/posts/${post.id}/comments`, { token: bob.token, body: { content: 'nice' } });
+      await t.request('POST', `${P}/posts/${post.id}/upvote`, { token: bob.token });
+      await settled(t);
+      const rewards = async (userId: string) =>
+        (await t.app.get<EventStore>(EVENT_STORE).readStream(`wallet-${userId}`)).filter((e) => e.type === 'RewardGranted').map((e) => e.data.action);
+      expect((await rewards(author.id)).sort()).toEqual(['create_post', 'upvote_received']);
+      expect(await rewards(bob.id)).toContain('create_comment');
     });
   });
 });

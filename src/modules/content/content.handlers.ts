@@ -8,6 +8,7 @@
  * stream's facts (a comment needs its post's lock and author).
  */
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { walletDecider, walletStreamId } from '../../aggregates/contest/wallet';
 import { commentDecider, type CommentState } from '../../aggregates/content/comment';
 import { communityDecider, type CommunityState, moderatesCommunity } from '../../aggregates/content/community';
 import { commentStreamId, communityStreamId, postStreamId, reportStreamId, type PostFields } from '../../aggregates/content/content.events';
@@ -31,6 +32,7 @@ import {
   EditComment,
   EditPost,
   FileReport,
+  GrantReward,
   HideComment,
   JoinCommunity,
   LeaveCommunity,
@@ -401,5 +403,23 @@ export class SetCommunityRoleHandler implements ICommandHandler<SetCommunityRole
       context,
     );
     return { changed: events.length > 0 };
+  }
+}
+
+@CommandHandler(GrantReward)
+export class GrantRewardHandler implements ICommandHandler<GrantReward> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  /** Paid into the contest's wallet stream of the user; the wallet ignores a source it already paid. */
+  async execute({ payload, context }: GrantReward): Promise<{ granted: boolean }> {
+    const { events } = await this.executor.execute(
+      walletDecider,
+      walletStreamId(payload.userId),
+      { kind: 'reward', ...payload },
+      context,
+      // many sources may pay one wallet at once; nobody reads a reward right after it
+      { maxRetries: 20, readYourWrites: false },
+    );
+    return { granted: events.length > 0 };
   }
 }
