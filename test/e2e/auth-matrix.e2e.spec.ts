@@ -27,6 +27,7 @@ const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
   ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 
 /**

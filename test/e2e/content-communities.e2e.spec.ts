@@ -223,4 +223,37 @@ describe('communities and feeds over HTTP', () => {
       expect([res.status, res.body.error]).toEqual([400, 'q parameter required']);
     });
   });
+
+  describe('feed documents (§7)', () => {
+    it.each([
+      ['rss', 'application/rss+xml', '<rss version="2.0"'],
+      ['atom', 'application/atom+xml', '<feed xmlns="http://www.w3.org/2005/Atom">'],
+      ['json', 'application/feed+json', '"version":"https://jsonfeed.org/version/1.1"'],
+    ])('given a post, when /feeds/%s is read, then it is the document with its content type and the title escaped', async (format, type, marker) => {
+      await publish(alice, { title: `Feed <${format}> & co` });
+      const res = await t.request('GET', `/api/social/feeds/${format}?limit=5`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain(type);
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      expect(text).toContain(marker);
+      expect(text).toContain(format === 'json' ? `Feed <${format}> & co` : `Feed &lt;${format}&gt; &amp; co`);
+    });
+
+    it('given a user and a community with posts, then their RSS holds their posts; a private community is 404', async () => {
+      const name = uniqueName('rss');
+      const community = (await create(bob, { name })).body.data;
+      const post = await publish(bob, { title: 'in community rss', community: name });
+      const byUser = await t.request('GET', `/social/users/${bob.id}/feed.rss`);
+      expect([byUser.status, byUser.body]).toEqual([200, expect.stringContaining(post.id)]);
+      const byCommunity = await t.request('GET', `/social/communities/${community.id}/feed.rss`);
+      expect([byCommunity.status, byCommunity.body]).toEqual([200, expect.stringContaining('in community rss')]);
+      const secret = (await create(bob, { name: `${name}x`, is_private: true })).body.data;
+      expect((await t.request('GET', `/social/communities/${secret.id}/feed.rss`)).status).toBe(404);
+      expect((await t.request('GET', `/social/users/nobody/feed.rss`)).status).toBe(404);
+    });
+
+    it('given an unknown type, then 400', async () => {
+      expect((await t.request('GET', '/api/social/feeds/rss?type=mine')).status).toBe(400);
+    });
+  });
 });

@@ -33,10 +33,11 @@ import { FeedController } from './feed.controller';
 import { ModerationController } from './moderation.controller';
 import { PostsController } from './posts.controller';
 import { SearchController } from './search.controller';
+import { SyndicationController } from './syndication.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController],
   providers: [
     ContentQueries,
     PublishPostHandler,

@@ -330,6 +330,39 @@ export class ContentQueries {
     return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: all.length };
   }
 
+  // ---- syndication (§7) ----
+
+  /** A user's listed posts, newest first (hash index on author_id, then sorted). */
+  async postsByAuthor(userId: string, limit: number): Promise<PostDoc[]> {
+    const docs = await this.store.collection<PostDoc>(POSTS).find({ author_id: String(userId), listed: true });
+    return docs.sort(newestFirst).slice(0, limit);
+  }
+
+  /** The raw (unescaped) documents of a feed page, for syndication. */
+  async feedDocs(kind: 'global' | 'trending' | 'agents', limit: number, now: Date): Promise<PostDoc[]> {
+    const posts = this.store.collection<PostDoc>(POSTS);
+    if (kind === 'agents') return posts.find({ listed: true, author_type: 'agent' }, { sort: POST_SORTS.new, limit });
+    if (kind === 'global') return posts.find({ listed: true }, { sort: POST_SORTS.new, limit });
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
+    const perDay = await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } }, { sort: TREND_SORT, limit })));
+    return perDay.flat().sort((a, b) => b.trend - a.trend || newestFirst(a, b)).slice(0, limit);
+  }
+
+  /** A community's visible posts, newest first. */
+  communityDocs(communityId: string, limit: number): Promise<PostDoc[]> {
+    return this.store.collection<PostDoc>(POSTS).find({ visible: true, community_id: communityId }, { sort: POST_SORTS.new, limit });
+  }
+
+  /** The posts of the personalised feed as raw documents (null: the viewer follows nobody and belongs nowhere). */
+  async personalDocs(viewerId: string, limit: number): Promise<PostDoc[] | null> {
+    const page = await this.personalPage(viewerId, { offset: 0, limit });
+    if (!page) return null;
+    const ids = page.items.map((p) => p.id);
+    const docs = await this.store.collection<PostDoc>(POSTS).find({ _id: { $in: ids } });
+    return docs.sort(newestFirst);
+  }
+
   // ---- search (§8) ----
 
   /** Listed posts (and the viewer's private communities' posts) whose title or content holds `q`, any case; highest score first. */
@@ -491,6 +524,10 @@ export class ContentQueries {
  */
 export function containsPattern(q: string): { $regex: string; $options: string } {
   return { $regex: q.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&'), $options: 'i' };
+}
+
+function newestFirst(a: { created_at: string; _id: string }, b: { created_at: string; _id: string }): number {
+  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a._id < b._id ? -1 : 1;
 }
 
 function reportView(doc: ReportDoc): ReportDoc {
