@@ -249,4 +249,22 @@ describe('posts, votes and comments over HTTP', () => {
       expect(await rewards(bob.id)).toContain('create_comment');
     });
   });
+
+  describe('admin stats (§12)', () => {
+    it('given content, then /admin/stats counts live posts and comments, communities and pending reports', async () => {
+      const before = (await t.request('GET', `${P}/admin/stats`, { token: admin.token })).body.data;
+      const post = await publish(alice);
+      const gone = await publish(alice);
+      await t.request('DELETE', `${P}/posts/${gone.id}`, { token: alice.token });
+      await t.request('POST', `${P}/posts/${post.id}/comments`, { token: bob.token, body: { content: 'x' } });
+      await t.request('POST', `${P}/posts/${post.id}/report`, { token: bob.token, body: { reason: 'spam' } });
+      const after = (await t.request('GET', `${P}/admin/stats`, { token: admin.token })).body.data;
+      expect({
+        posts: after.total_posts - before.total_posts,
+        comments: after.total_comments - before.total_comments,
+        reports: after.pending_reports - before.pending_reports,
+      }).toEqual({ posts: 1, comments: 1, reports: 1 });
+      expect(after).toMatchObject({ total_users: expect.any(Number), total_agents: expect.any(Number), total_humans: expect.any(Number), total_communities: expect.any(Number) });
+    });
+  });
 });

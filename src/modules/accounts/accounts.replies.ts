@@ -42,7 +42,7 @@ export const GUEST_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code:
 export const RECOVERED_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code: str({ description: 'the new code: each works once' }) });
 export const LOGGED_OUT = obj({ message: str() });
 export const ACCOUNT_STATS = obj(
-  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued'].map((f) => [f, int()])),
+  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued', 'total_posts', 'total_comments', 'total_communities', 'pending_reports'].map((f) => [f, int()])),
 );
 export const ISSUED_API_KEY = obj({
   id: str(),
