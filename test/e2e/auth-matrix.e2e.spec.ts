@@ -29,6 +29,7 @@ const OPTIONAL_VIEWER = [
   ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
   ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
+OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's

@@ -256,4 +256,20 @@ describe('communities and feeds over HTTP', () => {
       expect((await t.request('GET', '/api/social/feeds/rss?type=mine')).status).toBe(400);
     });
   });
+
+  describe('feed preview refusals (§7)', () => {
+    it.each(['http://127.0.0.1:9/feed', 'http://169.254.169.254/latest/meta-data', 'http://localhost:9/feed', 'file:///etc/passwd'])(
+      'given %s (private addresses not allowed by default), then 400, nothing fetched',
+      async (url) => {
+        const res = await t.request('POST', `${P}/feeds/preview`, { body: { url } });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatch(/not a public address|http\(s\) URL/);
+      },
+    );
+
+    it('given no url, then 400 url required', async () => {
+      const res = await t.request('POST', `${P}/feeds/preview`, { body: {} });
+      expect([res.status, res.body.error]).toEqual([400, 'url required']);
+    });
+  });
 });

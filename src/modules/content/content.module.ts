@@ -30,6 +30,7 @@ import {
 } from './content.handlers';
 import { ContentQueries } from './content.queries';
 import { FeedController } from './feed.controller';
+import { FeedImportController } from './feed-import.controller';
 import { ModerationController } from './moderation.controller';
 import { PostsController } from './posts.controller';
 import { SearchController } from './search.controller';
@@ -37,7 +38,7 @@ import { SyndicationController } from './syndication.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController, FeedImportController],
   providers: [
     ContentQueries,
     PublishPostHandler,
