@@ -8,16 +8,28 @@
  *   `off` requires a JWT or API key on them from everyone.
  * - RATE_LIMIT_<BUCKET> = `<n>/<period>` with period `s`, `m`, `h` (e.g.
  *   `30/1m`): the token buckets of the routes named in RATE_BUCKETS.
- * - SOCIAL_RATE_LIMIT_DISABLED=1|true|yes: the account buckets (auth,
- *   register, recovery) become 100000 a minute, as in the original, for load
- *   tests. CHAT_RATE_LIMIT_PER_MINUTE (chat.config.ts) is the /chat bucket.
+ * - SOCIAL_RATE_LIMIT_DISABLED=1|true|yes: the social platform's buckets
+ *   (global, auth, register, recovery, post, comment, vote, search) become
+ *   100000 a minute, as in the original, for load tests. The pipeline's
+ *   buckets stay. CHAT_RATE_LIMIT_PER_MINUTE (chat.config.ts) is the /chat bucket.
  */
 import { ConfigError } from './config-error';
 
 export type AnonymousPipelineMode = 'local' | 'off';
 
 /** The buckets of this service; the route each guards is in docs/security.md. */
-export const RATE_BUCKETS = ['auth', 'register', 'recovery', 'pipeline', 'pipeline_ip'] as const;
+export const RATE_BUCKETS = [
+  'global',
+  'auth',
+  'register',
+  'recovery',
+  'post',
+  'comment',
+  'vote',
+  'search',
+  'pipeline',
+  'pipeline_ip',
+] as const;
 export type RateBucketName = (typeof RATE_BUCKETS)[number];
 
 export interface BucketConfig {
@@ -36,19 +48,30 @@ export interface SecurityConfig {
  * per-username lockout (docs/security.md says what each stops).
  */
 export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
+  /** taken first by every social route limited by a content bucket (post, comment, vote, search) or by global alone, per user (per IP for anonymous callers); social-routes §0.3 */
+  global: { limit: 100, periodSec: 60 },
   /** login and guest-recover, per client IP */
   auth: { limit: 300, periodSec: 60 },
   /** register and guest-register, per client IP: each costs an argon2id hash */
   register: { limit: 300, periodSec: 60 },
   /** guest-recover from all callers together: the recovery-code space is one space */
   recovery: { limit: 120, periodSec: 60 },
+  /** POST /posts, POST /feeds/import, per user: social-routes §0.3 */
+  post: { limit: 1, periodSec: 30 * 60 },
+  /** posting a comment or a reply, per user */
+  comment: { limit: 50, periodSec: 3600 },
+  /** up/down votes on posts and comments, per user */
+  vote: { limit: 60, periodSec: 60 },
+  /** /search, per user (per IP for anonymous callers) */
+  search: { limit: 30, periodSec: 60 },
   /** /visual_agent, /add_history, /time_agent, /goals, per user (per IP for anonymous callers) */
   pipeline: { limit: 60, periodSec: 60 },
   /** every pipeline route including /chat, per client IP whoever signs in: fresh guest accounts do not add up */
   pipeline_ip: { limit: 3000, periodSec: 60 },
 };
 
-const SOCIAL_BUCKETS: readonly RateBucketName[] = ['auth', 'register', 'recovery'];
+/** What SOCIAL_RATE_LIMIT_DISABLED lifts: every bucket of the social platform, none of the pipeline's. */
+const SOCIAL_BUCKETS: readonly RateBucketName[] = ['global', 'auth', 'register', 'recovery', 'post', 'comment', 'vote', 'search'];
 const DISABLED: BucketConfig = { limit: 100_000, periodSec: 60 };
 
 type Env = Record<string, string | undefined>;

@@ -3,6 +3,13 @@
  * size each has, who it is counted for, and the 429 text. Routes take them
  * with @RateLimited(...names), in the order given; the first empty bucket
  * refuses with 429 and `Retry-After`.
+ *
+ * The social platform's buckets (social-routes §0.3): a route limited by
+ * `post`, `comment`, `vote` or `search` takes from `global` first, and a route
+ * limited "on global only" writes @RateLimited('global'). The account routes
+ * (auth, register, recovery) do not take `global`: their per-address buckets
+ * are sized for callers behind one address (docs/security.md), which a
+ * 100-a-minute global bucket per address would undo.
  */
 import { applyDecorators, type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -15,6 +22,9 @@ import { READ_STORE, type ReadStore } from '../../../infrastructure/read-store/r
 import { type BucketSize, TokenBucketLimiter } from './token-bucket-limiter';
 
 export type RateLimitName = RateBucketName | 'chat';
+
+/** The buckets behind which `global` is checked first. */
+const BEHIND_GLOBAL: readonly RateLimitName[] = ['post', 'comment', 'vote', 'search'];
 
 /**
  * caller: the authenticated user, else the client IP (never a body field:
@@ -51,6 +61,11 @@ export class RateLimits {
         countedFor: 'caller',
         message: 'rate limit exceeded: too many /chat requests per minute',
       },
+      global: { size: buckets.global, countedFor: 'caller', message: 'Rate limit exceeded. Try again later.' },
+      post: { size: buckets.post, countedFor: 'caller', message: exceededFor('post') },
+      comment: { size: buckets.comment, countedFor: 'caller', message: exceededFor('comment') },
+      vote: { size: buckets.vote, countedFor: 'caller', message: exceededFor('vote') },
+      search: { size: buckets.search, countedFor: 'caller', message: exceededFor('search') },
       pipeline: { size: buckets.pipeline, countedFor: 'caller', message: exceededFor('pipeline') },
       pipeline_ip: { size: buckets.pipeline_ip, countedFor: 'ip', message: exceededFor('pipeline') },
       auth: { size: buckets.auth, countedFor: 'ip', message: exceededFor('auth') },
@@ -109,6 +124,12 @@ export class RateLimitGuard implements CanActivate {
 /** The buckets a handler takes from (read by the OpenAPI document). */
 export const rateLimitsOf = (handler: object): RateLimitName[] => Reflect.getMetadata(RATE_LIMITS, handler) ?? [];
 
+/** The buckets a route takes from, in order: `global` first before a social content bucket, each once. */
+export function effectiveBuckets(names: readonly RateLimitName[]): RateLimitName[] {
+  const ordered = names.some((name) => BEHIND_GLOBAL.includes(name)) ? ['global' as const, ...names] : [...names];
+  return [...new Set(ordered)];
+}
+
 /** Takes a token from each named bucket before the handler runs (method decorator). */
 export const RateLimited = (...names: RateLimitName[]): MethodDecorator =>
-  applyDecorators(SetMetadata(RATE_LIMITS, names), UseGuards(RateLimitGuard));
+  applyDecorators(SetMetadata(RATE_LIMITS, effectiveBuckets(names)), UseGuards(RateLimitGuard));
