@@ -14,6 +14,7 @@ import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { EnvelopeReply, int, list, obj, orNull, ReadBody, Refusal, str } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { socialPaths } from '../common/social-paths';
 import { PublishPost } from './content.commands';
 import { FEED_BODY_SCHEMA, feedRequest, POST_CONTENT_MAX, TITLE_MAX } from './content.requests';
@@ -54,8 +55,8 @@ export class FeedImportController {
     });
   }
 
-  // bucket: post
   @Post('import')
+  @RateLimited('post')
   @HttpCode(200)
   @Authenticated()
   @ReadBody(FEED_BODY_SCHEMA)
