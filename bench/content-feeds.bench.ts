@@ -18,6 +18,7 @@
  * BENCH_VOTE_POSTS (50) size it.
  */
 import autocannon from 'autocannon';
+import { postFields } from '../src/aggregates/content/post';
 import type { RecordedEvent } from '../src/infrastructure/event-store/event-store.port';
 import { PageWriter } from '../src/infrastructure/projections/page-writer';
 import { EmbeddedReadStore } from '../src/infrastructure/read-store/embedded/embedded-read-store';
@@ -87,19 +88,7 @@ function* feedEvents(options: ContentFeedsOptions, nowMs: number): Generator<Rec
       author_type: random() < 0.2 ? 'agent' : 'human',
       community_id: community,
       community_private: community !== null && community.endsWith('7'),
-      title: `post ${i}`,
-      content: 'lorem ipsum dolor sit amet',
-      content_type: 'text',
-      code_language: null,
-      recipe_ref: null,
-      media_urls: [],
-      link_url: null,
-      source_channel: null,
-      intent_category: null,
-      hypothesis: null,
-      expected_outcome: null,
-      is_thought_experiment: false,
-      dynamic_layout: null,
+      ...postFields(`post ${i}`, 'lorem ipsum dolor sit amet'),
       published_at: new Date(nowMs - random() * 30 * DAY_MS).toISOString(),
     });
   }

@@ -1,3 +1,4 @@
+import { postFields } from '../aggregates/content/post';
 import { walletDecider, type WalletState } from '../aggregates/contest/wallet';
 import { recorded } from '../../test/support/projection-kit';
 import type { GrantReward } from '../modules/content/content.commands';
@@ -25,19 +26,7 @@ const published = recorded('PostPublished', {
   author_type: 'human',
   community_id: null,
   community_private: false,
-  title: 't',
-  content: '',
-  content_type: 'text',
-  code_language: null,
-  recipe_ref: null,
-  media_urls: [],
-  link_url: null,
-  source_channel: null,
-  intent_category: null,
-  hypothesis: null,
-  expected_outcome: null,
-  is_thought_experiment: false,
-  dynamic_layout: null,
+  ...postFields('t', ''),
   published_at: 'x',
 });
 

@@ -7,6 +7,7 @@
  * (a community by name or id).
  */
 import { Inject, Injectable } from '@nestjs/common';
+import type { PostFields, PostPlacement } from '../../aggregates/content/content.events';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { READ_STORE, type ReadStore, type Filter, type SortSpec } from '../../infrastructure/read-store/read-store.port';
 import type { UserDoc } from '../../projections/accounts/users.projection';
@@ -30,17 +31,9 @@ import { AccountsQueries, toUserView, type UserView } from '../accounts/accounts
 import type { Page } from '../common/paging';
 import { escapeHtml } from '../common/html-escape';
 
-export interface PostView {
+/** The Post record (+author, +user_vote) as clients see it. */
+export interface PostView extends Omit<PostPlacement, 'author_type' | 'community_private'>, PostFields {
   id: string;
-  author_id: string;
-  community_id: string | null;
-  title: string;
-  content: string;
-  content_type: string;
-  code_language: string | null;
-  recipe_ref: string | null;
-  media_urls: string[];
-  link_url: string | null;
   upvotes: number;
   downvotes: number;
   score: number;
@@ -48,15 +41,9 @@ export interface PostView {
   view_count: number;
   is_pinned: boolean;
   is_locked: boolean;
-  source_channel: string | null;
   boost_score: number;
   region_id: string | null;
-  intent_category: string | null;
-  hypothesis: string | null;
-  expected_outcome: string | null;
-  is_thought_experiment: boolean;
   is_hidden: boolean;
-  dynamic_layout: unknown;
   created_at: string;
   updated_at: string;
   author: UserView | null;
