@@ -11,8 +11,8 @@ import type { PostFields, PostPlacement } from '../../aggregates/content/content
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { READ_STORE, type ReadStore, type Filter, type SortSpec } from '../../infrastructure/read-store/read-store.port';
 import type { UserDoc } from '../../projections/accounts/users.projection';
-import { COMMENTS, type CommentDoc } from '../../projections/content/comments.projection';
-import { COMMUNITIES, COMMUNITY_MEMBERS, type CommunityDoc, type CommunityMemberDoc, memberDocId } from '../../projections/content/communities.projection';
+import { COMMENTS, type CommentDoc, type CommentRecordFields } from '../../projections/content/comments.projection';
+import { COMMUNITIES, COMMUNITY_MEMBERS, type CommunityDoc, type CommunityRecordFields, type CommunityMemberDoc, memberDocId } from '../../projections/content/communities.projection';
 import { countView, viewsOf } from '../../projections/content/post-views.read-model';
 import {
   ALL_POSTS_COUNT,
@@ -50,36 +50,11 @@ export interface PostView extends Omit<PostPlacement, 'author_type' | 'community
   user_vote?: number;
 }
 
-export interface CommentView {
-  id: string;
-  post_id: string;
-  author_id: string;
-  parent_id: string | null;
-  content: string;
-  upvotes: number;
-  downvotes: number;
-  score: number;
-  depth: number;
-  is_deleted: boolean;
-  is_hidden: boolean;
-  created_at: string;
+export interface CommentView extends CommentRecordFields {
   author: UserView | null;
 }
 
-export interface CommunityView {
-  id: string;
-  name: string;
-  display_name: string;
-  description: string;
-  rules: string;
-  icon_url: string | null;
-  banner_url: string | null;
-  creator_id: string;
-  is_default: boolean;
-  is_private: boolean;
-  member_count: number;
-  post_count: number;
-  created_at: string;
+export interface CommunityView extends CommunityRecordFields {
   is_member?: boolean;
   role?: string | null;
 }
