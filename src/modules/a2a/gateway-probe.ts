@@ -10,10 +10,7 @@
  * link-local, CGNAT, multicast, unspecified and the like are refused unless
  * A2A_PROBE_ALLOW_PRIVATE. Redirects are not followed.
  */
-import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import { guardedLookup, isPublicAddress } from '../common/public-address';
+import { guardedGet } from '../common/public-address';
 
 export { guardedLookup, isPublicAddress, RefusedAddressError } from '../common/public-address';
 
@@ -51,55 +48,20 @@ export function peerCardOf(value: unknown): PeerCard | null {
 }
 
 /** Probes one gateway: its card, or why it is not an A2A peer. Never throws. */
-export function probeGateway(gateway: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<ProbeOutcome> {
-  const target = new URL(`${gateway}/.well-known/agent.json`);
+export async function probeGateway(gateway: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<ProbeOutcome> {
   const refuse = (reason: string): ProbeOutcome => ({ gateway, compatible: false, reason });
-  return new Promise<ProbeOutcome>((resolve) => {
-    const literal = isIP(target.hostname.replace(/^\[|\]$/g, ''));
-    if (literal !== 0 && !options.allowPrivate && !isPublicAddress(target.hostname.replace(/^\[|\]$/g, ''))) {
-      resolve(refuse(`${target.hostname} is not a public address`));
-      return;
-    }
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const requestOptions: RequestOptions = {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      lookup: guardedLookup(options.allowPrivate),
-      timeout: options.timeoutMs,
-    };
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const req = send(target, requestOptions, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        clearTimeout(timer);
-        resolve(refuse(`HTTP ${res.statusCode ?? 0}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_CARD_BYTES) req.destroy(new Error(`card larger than ${MAX_CARD_BYTES} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          resolve(refuse('the card is not JSON'));
-          return;
-        }
-        const card = peerCardOf(parsed);
-        resolve(card ? { gateway, compatible: true, card } : refuse('not an agent card'));
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      resolve(refuse(error.message));
-    });
-    req.end();
-  });
+  let body: string;
+  try {
+    body = await guardedGet(new URL(`${gateway}/.well-known/agent.json`), { ...options, maxBytes: MAX_CARD_BYTES, accept: 'application/json' });
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return refuse('the card is not JSON');
+  }
+  const card = peerCardOf(parsed);
+  return card ? { gateway, compatible: true, card } : refuse('not an agent card');
 }

@@ -8,6 +8,8 @@
  * unspecified and the like are refused unless a setting allows them.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const NON_PUBLIC = new BlockList();
@@ -76,3 +78,49 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+
+export interface GuardedGetOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxBytes: number;
+  accept: string;
+}
+
+/**
+ * A GET through the guard: a literal non-public address is refused before
+ * connecting, a host name through the socket's own lookup; no redirects;
+ * the body of a 200 (up to `maxBytes`) within `timeoutMs`. Rejects with an
+ * Error saying why (`HTTP 404`, `no answer within …`, `… is not a public address`).
+ */
+export function guardedGet(url: URL, options: GuardedGetOptions): Promise<string> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && !options.allowPrivate && !isPublicAddress(host)) return Promise.reject(new Error(`${host} is not a public address`));
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const req = send(url, { method: 'GET', headers: { accept: options.accept }, lookup: guardedLookup(options.allowPrivate) }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        clearTimeout(timer);
+        reject(new Error(`HTTP ${res.statusCode ?? 0}`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) req.destroy(new Error(`larger than ${options.maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+    });
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
+  });
+}

@@ -5,12 +5,9 @@
  * FEED_FETCH_ALLOW_PRIVATE), then parse RSS 2.0, Atom 1.0 or JSON Feed 1.x
  * with fast-xml-parser. Every failure is a 400 saying what went wrong.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { guardedLookup, isPublicAddress } from '../common/public-address';
+import { guardedGet } from '../common/public-address';
 
 export interface FeedEntry {
   title: string;
@@ -25,6 +22,7 @@ export interface ParsedFeed {
 }
 
 const MAX_FEED_BYTES = 2 * 1024 * 1024;
+const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, application/json;q=0.9, */*;q=0.5';
 const refused = (message: string): DomainError => new DomainError('invalid', message);
 
 /** The URL as a fetchable http(s) URL without credentials, or 400. */
@@ -40,43 +38,13 @@ export function feedUrl(value: string): URL {
   return url;
 }
 
-/** GETs the feed's text: 200 only, redirects not followed, at most 2 MiB, within the time-out. */
-export function fetchFeedText(url: URL, options: { timeoutMs: number; allowPrivate: boolean }): Promise<string> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !options.allowPrivate && !isPublicAddress(host)) return Promise.reject(refused(`Failed to fetch feed: ${host} is not a public address`));
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<string>((resolve, reject) => {
-    const fail = (message: string) => reject(refused(`Failed to fetch feed: ${message}`));
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const req = send(
-      url,
-      { method: 'GET', headers: { accept: 'application/rss+xml, application/atom+xml, application/feed+json, application/xml, text/xml, application/json;q=0.9, */*;q=0.5' }, lookup: guardedLookup(options.allowPrivate) },
-      (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          clearTimeout(timer);
-          fail(`HTTP ${res.statusCode ?? 0}`);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_FEED_BYTES) req.destroy(new Error(`feed larger than ${MAX_FEED_BYTES} bytes`));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          resolve(Buffer.concat(chunks).toString('utf8'));
-        });
-      },
-    );
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      fail(error.message);
-    });
-    req.end();
-  });
+/** GETs the feed's text: 200 only, redirects not followed, at most 2 MiB, within the time-out; 400 `Failed to fetch feed: …` otherwise. */
+export async function fetchFeedText(url: URL, options: { timeoutMs: number; allowPrivate: boolean }): Promise<string> {
+  try {
+    return await guardedGet(url, { ...options, maxBytes: MAX_FEED_BYTES, accept: FEED_ACCEPT });
+  } catch (error) {
+    throw refused(`Failed to fetch feed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 const text = (value: unknown): string => {
