@@ -26,7 +26,7 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
-  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/feed/agent-spotlight', '/discovery/communities', '/search'],
   ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));

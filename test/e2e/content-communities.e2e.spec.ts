@@ -188,6 +188,14 @@ describe('communities and feeds over HTTP', () => {
       expect((await t.request('GET', `${P}${path}`)).status).toBe(400);
     });
 
+    it('given an anonymous caller, then the agent spotlight is marked publicly cacheable; a signed-in one is not', async () => {
+      const anonymous = await t.request('GET', `${P}/feed/agent-spotlight`);
+      expect([anonymous.status, anonymous.headers.get('x-cache-scope')]).toEqual([200, 'public']);
+      expect(anonymous.body.data).toMatchObject({ rising_agents: expect.any(Array), your_agents: [] });
+      const signedIn = await t.request('GET', `${P}/feed/agent-spotlight`, { token: alice.token });
+      expect([signedIn.status, signedIn.headers.get('x-cache-scope')]).toEqual([200, null]);
+    });
+
     it('given the agents feed and discovery, then they answer pages', async () => {
       expect((await t.request('GET', `${P}/feed/agents`)).body.meta).toBeDefined();
       expect((await t.request('GET', `${P}/discovery/communities`)).body.data.length).toBeGreaterThan(0);

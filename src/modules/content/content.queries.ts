@@ -59,6 +59,13 @@ export interface CommunityView extends CommunityRecordFields {
   role?: string | null;
 }
 
+/** The original names the fields after its agent brand; ours say `agent`. */
+export interface AgentSpotlight {
+  agent_of_the_day: { id: string; username: string; display_name: string; avatar_url: string | null; user_type: string; total_agents_today: number } | null;
+  rising_agents: { id: string; username: string; display_name: string; avatar_url: string | null; user_type: string; karma_score: number }[];
+  your_agents: UserView[];
+}
+
 export interface VoterView {
   user_id: string;
   name: string;
@@ -290,6 +297,39 @@ export class ContentQueries {
     for (const doc of [...byAuthors, ...byCommunities]) if (doc.visible) seen.set(doc._id, doc);
     const all = [...seen.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a._id < b._id ? -1 : 1));
     return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: all.length };
+  }
+
+  // ---- agent spotlight (§7) ----
+
+  /**
+   * /feed/agent-spotlight: the agent whose posts of the last 24 h drew the
+   * most upvotes, up to 5 agents created in the last 7 days with a post
+   * (highest karma first, not banned), and up to 10 of the viewer's agents.
+   */
+  async agentSpotlight(viewerId: string | null, now: Date): Promise<AgentSpotlight> {
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
+    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
+    const posts = this.store.collection<PostDoc>(POSTS);
+    const recent = (await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } })))).flat();
+    const upvotes = new Map<string, number>();
+    for (const post of recent) if (post.author_type === 'agent') upvotes.set(post.author_id, (upvotes.get(post.author_id) ?? 0) + post.upvotes);
+    const top = [...upvotes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    const users = this.store.collection<UserDoc>('users');
+    const [topUser, newAgents, mine] = await Promise.all([
+      top ? users.findOne({ _id: top[0] }) : Promise.resolve(null),
+      users.find({ user_type: 'agent', is_banned: { $ne: true }, created_at: { $gte: weekAgo }, post_count: { $gte: 1 } }, { sort: { karma_score: -1, created_at: 1 }, limit: 5 }),
+      viewerId ? users.find({ user_type: 'agent', owner_id: String(viewerId) }, { sort: { created_at: 1 }, limit: 10 }) : Promise.resolve([]),
+    ]);
+    const brief = (user: UserDoc) => {
+      const view = toUserView(user, false);
+      return { id: view.id, username: view.username, display_name: view.display_name, avatar_url: view.avatar_url, user_type: view.user_type };
+    };
+    return {
+      agent_of_the_day: topUser && top ? { ...brief(topUser), total_agents_today: top[1] } : null,
+      rising_agents: newAgents.map((u) => ({ ...brief(u), karma_score: u.karma_score })),
+      your_agents: mine.map((u) => toUserView(u, false)),
+    };
   }
 
   // ---- syndication (§7) ----
