@@ -40,6 +40,10 @@
  *  10. A2A message/send req/s through the JSON-RPC endpoint (offline engine,
  *      REUSE of saved recipes, spread over BENCH_A2A_AGENTS agents) vs GET
  *      /health on the same app
+ *  11. social feeds: /feed/all (new, hot), /feed/trending and /feed p50/p99 at
+ *      100,000 posts and 10,000 users (ContentQueries on the posts read model)
+ *      vs a naive scan and sort of the same data; POST /posts/{id}/upvote and
+ *      /downvote req/s vs GET /health on the same app
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -60,6 +64,7 @@ import { isSkipped, part, runContestBench } from './contest.bench';
 import { type ContestReadsResult, ms } from './contest-reads.bench';
 import { runEncounterChatBench } from './encounter-chat.bench';
 import { runA2aBench } from './a2a.bench';
+import { runContentFeedsBench } from './content-feeds.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -145,6 +150,16 @@ const settings = {
     seconds: envNumber('BENCH_V1_SECONDS', 5),
     keys: envNumber('BENCH_V1_KEYS', 400),
   },
+  contentFeeds: {
+    posts: envNumber('BENCH_FEED_POSTS', 100_000),
+    users: envNumber('BENCH_FEED_USERS', 10_000),
+    calls: envNumber('BENCH_FEED_CALLS', 300),
+    maxSeconds: envNumber('BENCH_FEED_SECONDS', 5),
+    voteSeconds: envNumber('BENCH_VOTE_SECONDS', 5),
+    voters: envNumber('BENCH_VOTE_VOTERS', 200),
+    votePosts: envNumber('BENCH_VOTE_POSTS', 50),
+    connections: envNumber('BENCH_VOTE_CONNECTIONS', 64),
+  },
   a2a: {
     agents: envNumber('BENCH_A2A_AGENTS', 32),
     connections: envNumber('BENCH_CONNECTIONS', 64),
@@ -193,7 +208,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 10;
+const SECTIONS = 11;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -229,6 +244,7 @@ async function main(): Promise<void> {
   // sections 9 and 10 likewise, per part; an app that cannot start, or a failed setup, skips the section
   const v1 = await run(9, () => part('section 9', () => runOpenAiApiBench(settings.openAiApi)));
   const a2a = await run(10, () => part('section 10', () => runA2aBench(settings.a2a)));
+  const content = await run(11, () => part('section 11', () => runContentFeedsBench(settings.contentFeeds)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -442,6 +458,26 @@ async function main(): Promise<void> {
     ]);
   } else if (a2a) {
     rows.push(skippedRow('A2A message/send', a2a.skipped));
+  }
+  if (content && !isSkipped(content)) {
+    for (const feed of content.feeds) {
+      rows.push([
+        `${feed.name} p99 (${int(content.posts)} posts)`,
+        `${ms(feed.indexed.p99)} ms`,
+        'naive scan + sort, p99',
+        `${ms(feed.naive.p99)} ms`,
+        ratio(feed.indexed.p99, feed.naive.p99),
+      ]);
+    }
+    rows.push([
+      `post votes (${settings.contentFeeds.voters} voters)`,
+      `${int(content.votes.requestsPerSecond)} req/s`,
+      'GET /health, same app',
+      `${int(content.health.requestsPerSecond)} req/s`,
+      ratio(content.votes.requestsPerSecond, content.health.requestsPerSecond),
+    ]);
+  } else if (content) {
+    rows.push(skippedRow('social feeds and votes', content.skipped));
   }
   if (core) {
     const { http: h, commands: c, ready: r, memory: m } = core;

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type A2aConfig, loadA2aConfig } from './a2a.config';
+import { type FeedsConfig, loadFeedsConfig } from './feeds.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
@@ -93,6 +94,7 @@ export interface AppConfig {
   v1: { modelId: string };
   /** the A2A endpoint's card URL and gateway probing (A2A_*) */
   a2a: A2aConfig;
+  feeds: FeedsConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chat: loadChatConfig(env),
     v1: { modelId: v1ModelId(env) },
     a2a: loadA2aConfig(env),
+    feeds: loadFeedsConfig(env),
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),

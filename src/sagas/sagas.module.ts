@@ -9,6 +9,7 @@
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
+ * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
@@ -43,6 +44,7 @@ import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
+import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
@@ -57,7 +59,7 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 

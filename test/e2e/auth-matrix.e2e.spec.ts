@@ -26,11 +26,13 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
-  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/feed/agent-spotlight', '/discovery/communities', '/search'],
+  ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
   // the agents context's reads
   ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
   ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
+OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
