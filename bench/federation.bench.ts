@@ -1,5 +1,5 @@
 /**
- * Section 11: regional replay (issue 17, item 2).
+ * Section 12: regional replay (issue 17, item 2).
  *
  * Generates the account log of section 2 into a central node's DATA_DIR,
  * starts central (auto-accept) and a regional node as two app processes,
@@ -34,7 +34,7 @@ const checkpointOf = (dir: string): number => {
 };
 
 export async function runFederationBench(options: FederationBenchOptions): Promise<FederationBenchResult> {
-  heading('11. Regional replay (GET /federation/log → appendReplicated, two app processes) vs reading the log locally');
+  heading('12. Regional replay (GET /federation/log → appendReplicated, two app processes) vs reading the log locally');
   const centralDir = makeTempDir('federation-central');
   const regionalDir = makeTempDir('federation-regional');
   const servers: Server[] = [];

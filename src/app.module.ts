@@ -4,9 +4,11 @@ import type { ProcessRole } from './infrastructure/process-role';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AgentsModule } from './modules/agents/agents.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { FederationModule } from './modules/federation/federation.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
+import { SocialModule } from './modules/social/social.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
 import { ChatModule } from './modules/chat/chat.module';
@@ -15,6 +17,7 @@ import { ContestModule } from './modules/contest/contest.module';
 import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
 import { EmbedsModule } from './modules/embeds/embeds.module';
+import { EngineModule } from './modules/engine/engine.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
@@ -29,7 +32,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, FederationModule, ContentModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, FederationModule, ContentModule, SocialModule, AgentsModule, EngineModule, SagasModule],
     };
   }
 }

@@ -6,6 +6,11 @@
  */
 import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
+import type { AgentEvent } from './agents/agent';
+import type { AgentActivityEvent } from './agents/agent-activity';
+import type { BotMessageEvent } from './agents/bot-message';
+import type { SharedRecipeEvent } from './agents/shared-recipe';
+import type { TaskEvent } from './agents/task';
 import type { ClaimEvent } from './accounts/claim';
 import type { UserEvent } from './accounts/user.events';
 import type { ChatEvent } from './chat/chat.events';
@@ -22,10 +27,16 @@ import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
 import type { ContentEvent } from './content/content.events';
 import type { EncounterEvent } from './encounter/encounter.events';
+import type { CodingEvent } from './engine/coding';
+import type { ModelLifecycleEvent } from './engine/model-lifecycle';
+import type { RuntimeToolEvent } from './engine/runtime-tool';
+import type { SkillEvent } from './engine/skill';
 import type { FederationNodeEvent } from './federation/federation-node';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { FollowEvent } from './social/follow';
+import type { NotificationInboxEvent } from './social/notification-inbox';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -46,9 +57,20 @@ export type AnyDomainEvent =
   | EncounterEvent
   | GoalEvent
   | A2aTaskEvent
+  | AgentEvent
+  | TaskEvent
+  | SharedRecipeEvent
+  | AgentActivityEvent
+  | BotMessageEvent
   | IntegrityChallengeEvent
   | NodeStandingEvent
   | ContentEvent
+  | FollowEvent
+  | NotificationInboxEvent
+  | RuntimeToolEvent
+  | ModelLifecycleEvent
+  | CodingEvent
+  | SkillEvent
   | FederationNodeEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];

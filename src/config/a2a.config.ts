@@ -17,7 +17,7 @@ export interface A2aConfig {
 
 type Env = Record<string, string | undefined>;
 
-function httpUrl(name: string, value: string): URL {
+export function httpUrl(name: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -29,7 +29,7 @@ function httpUrl(name: string, value: string): URL {
   return url;
 }
 
-const withoutTrailingSlash = (url: URL): string => url.toString().replace(/\/+$/, '');
+export const withoutTrailingSlash = (url: URL): string => url.toString().replace(/\/+$/, '');
 
 export function loadA2aConfig(env: Env): A2aConfig {
   const timeout = env.A2A_PROBE_TIMEOUT_MS?.trim();

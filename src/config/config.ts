@@ -10,9 +10,11 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type A2aConfig, loadA2aConfig } from './a2a.config';
+import { type FeedsConfig, loadFeedsConfig } from './feeds.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
+import { type EngineConfig, loadEngineConfig } from './engine.config';
 import { type HttpConfig, loadHttpConfig } from './http.config';
 import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
@@ -75,6 +77,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   jwtSecret: string | null;
   jwtTtlSeconds: number;
+  /** refresh tokens' lifetime (REFRESH_TOKEN_TTL_SECONDS, 7 days by default: social-routes §0.2) */
+  refreshTtlSeconds: number;
   adminUsernames: string[];
   passwordHashMemoryKib: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
@@ -93,6 +97,7 @@ export interface AppConfig {
   v1: { modelId: string };
   /** the A2A endpoint's card URL and gateway probing (A2A_*) */
   a2a: A2aConfig;
+  feeds: FeedsConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -101,6 +106,8 @@ export interface AppConfig {
   observability: ObservabilityConfig;
   /** the node's Ed25519 key and the nodes it trusts (NODE_PRIVATE_KEY, TRUSTED_NODE_KEYS, NODE_SIGNATURE_MAX_SKEW_SECONDS) */
   integrity: IntegrityConfig;
+  /** the agent engine: pressure, runtime tools, model lifecycle, coding tools, skills (ENGINE_*, SKILLS_DIRS, GITHUB_*) */
+  engine: EngineConfig;
 }
 
 export { ConfigError };
@@ -242,6 +249,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     jwtSecret: jwtSecret(env),
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 24 * 3600, 60, 90 * 24 * 3600),
+    refreshTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     adminUsernames: list(env, 'SVC_ADMIN_USERS'),
     passwordHashMemoryKib: integer(env, 'PASSWORD_HASH_MEMORY_KIB', 19456, 1024, 1024 * 1024),
     logLevel: oneOf(env, 'LOG_LEVEL', ['error', 'warn', 'log', 'debug', 'verbose', 'silent'] as const, 'log'),
@@ -253,10 +261,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chat: loadChatConfig(env),
     v1: { modelId: v1ModelId(env) },
     a2a: loadA2aConfig(env),
+    feeds: loadFeedsConfig(env),
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),
     integrity: loadIntegrityConfig(env),
+    engine: loadEngineConfig(env),
   };
 }
 

@@ -50,12 +50,12 @@ type Env = Record<string, string | undefined>;
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 const PROVIDERS: readonly LlmProvider[] = ['offline', 'openai'];
 
-function raw(env: Env, name: string): string | undefined {
+export function raw(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const value = raw(env, name);
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {

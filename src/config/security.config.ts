@@ -64,9 +64,9 @@ export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
   vote: { limit: 60, periodSec: 60 },
   /** /search, per user (per IP for anonymous callers) */
   search: { limit: 30, periodSec: 60 },
-  /** /visual_agent, /add_history, /time_agent, /goals, per user (per IP for anonymous callers) */
+  /** /visual_agent, /add_history, /time_agent, /goals, /coding/execute, /api/tools/tts/speak, per user (per IP for anonymous callers) */
   pipeline: { limit: 60, periodSec: 60 },
-  /** every pipeline route including /chat, per client IP whoever signs in: fresh guest accounts do not add up */
+  /** every pipeline route including /chat (and the engine's /coding/execute and speech), per client IP whoever signs in: fresh guest accounts do not add up */
   pipeline_ip: { limit: 3000, periodSec: 60 },
 };
 

@@ -8,7 +8,7 @@ import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import { authenticationRules, AuthenticatedGuard, OptionalAuthenticationGuard } from '../modules/accounts/auth/authenticated.guard';
+import { authenticationRules, AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard } from '../modules/accounts/auth/authenticated.guard';
 import { PipelineCallerGuard } from '../modules/accounts/auth/pipeline-caller';
 import { speaksOpenAi } from '../modules/common/openai-errors';
 import { rateLimitsOf } from '../modules/common/rate-limits/rate-limits';
@@ -85,13 +85,14 @@ for (const [name, response] of Object.entries(ERROR_RESPONSES)) {
   ERROR_RESPONSES[`OpenAi${name}`] = error(response.description, response.headers, 'OpenAiError');
 }
 
-type Access = 'none' | 'required' | 'optional' | 'pipeline';
+type Access = 'none' | 'required' | 'optional' | 'viewer' | 'pipeline';
 
 function accessOf({ controller, handler }: RouteHandler): Access {
   const guards: unknown[] = [...(Reflect.getMetadata(GUARDS_METADATA, controller) ?? []), ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? [])];
   if (guards.includes(PipelineCallerGuard)) return 'pipeline';
   if (guards.includes(AuthenticatedGuard)) return 'required';
   if (guards.includes(OptionalAuthenticationGuard)) return 'optional';
+  if (guards.includes(OptionalViewerGuard)) return 'viewer';
   return 'none';
 }
 
@@ -116,6 +117,10 @@ export function completeOperation(operation: OperationObject, { path, method, ro
       operation.security = [{}, { bearer: [] }, { api_key: [] }];
       notes.push('No credential needed; a credential that is sent must be valid.');
       break;
+    case 'viewer':
+      operation.security = [{}, { bearer: [] }, { api_key: [] }];
+      notes.push('No credential needed; a valid one personalises the reply, a missing or bad one reads as anonymous (never 401).');
+      break;
     case 'pipeline':
       operation.security = [{ bearer: [] }, { api_key: [] }, {}];
       notes.push(PIPELINE_NOTE);
@@ -131,7 +136,7 @@ export function completeOperation(operation: OperationObject, { path, method, ro
   const hasBody = operation.requestBody !== undefined;
   const refusals: [number, string, boolean][] = [
     [400, 'BadRequest', hasBody || (operation.parameters?.length ?? 0) > 0 || access === 'pipeline'],
-    [401, 'Unauthenticated', access !== 'none'],
+    [401, 'Unauthenticated', access !== 'none' && access !== 'viewer'],
     [403, 'Forbidden', roles.length > 0 || access === 'pipeline'],
     [404, 'NotFound', path.includes('{')],
     [409, 'Conflict', method !== 'get'],

@@ -2,8 +2,13 @@
 import type { ProjectionDefinition } from '../infrastructure/projections/projection';
 import { a2aAgentsProjection } from './a2a/a2a-agents.projection';
 import { a2aTasksProjection } from './a2a/a2a-tasks.projection';
+import { agentProfilesProjection } from './agents/agent-profiles.projection';
+import { recipesProjection } from './agents/recipes.projection';
+import { skillBadgesProjection } from './agents/skill-badges.projection';
+import { tasksProjection } from './agents/tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
+import { apiTokensProjection } from './accounts/api-tokens.projection';
 import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
 import { usersProjection } from './accounts/users.projection';
 import { chatSpendProjection } from './chat/chat-spend.projection';
@@ -16,6 +21,10 @@ import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
 import { encounterProfilesProjection } from './encounter/encounter-profiles.projection';
+import { codingRunsProjection } from './engine/coding-runs.projection';
+import { engineModelsProjection } from './engine/engine-models.projection';
+import { engineToolsProjection } from './engine/engine-tools.projection';
+import { skillsProjection } from './engine/skills.projection';
 import { federationNodesProjection } from './federation/federation-nodes.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
@@ -25,11 +34,14 @@ import { communitiesProjection } from './content/communities.projection';
 import { postsProjection } from './content/posts.projection';
 import { reportsProjection } from './content/reports.projection';
 import { votesProjection } from './content/votes.projection';
+import { followsProjection } from './social/follows.projection';
+import { notificationsProjection } from './social/notifications.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
   revokedTokensProjection,
   apiKeysProjection,
+  apiTokensProjection,
   accountStatsProjection,
   contestLeaderboardProjection,
   computeSettingsProjection,
@@ -51,5 +63,15 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   commentsProjection,
   communitiesProjection,
   reportsProjection,
+  followsProjection,
+  notificationsProjection,
+  agentProfilesProjection,
+  tasksProjection,
+  recipesProjection,
+  skillBadgesProjection,
+  engineToolsProjection,
+  engineModelsProjection,
+  codingRunsProjection,
+  skillsProjection,
   federationNodesProjection,
 ];

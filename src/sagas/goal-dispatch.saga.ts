@@ -9,15 +9,19 @@
  *   result on `svc.hive.results`  →  CompleteSubtask / FailSubtask (HiveResultsListener, hive-tasks.ts)
  *   deadline passed  →  ExpireSubtasks                             (GoalTimeoutSweeper)
  *
+ * Under system pressure each dispatch first waits the pause of the throttle
+ * factor (PressureGauge), so a loaded node hands out sub-tasks more slowly.
+ *
  * Only this node's goals: a node dispatches, relays and expires the goals it
  * accepted (the event's metadata.nodeId), and acts on results addressed to it.
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ICommand } from '@nestjs/cqrs';
 import { goalIdOf } from '../aggregates/goals/goal';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import type { ProcessManager } from '../infrastructure/sagas/process-manager';
+import { PressureGauge } from '../modules/engine/pressure-gauge';
 import { DispatchSubtasks } from '../modules/goals/goals.commands';
 import { reactions } from './support/reactions';
 
@@ -30,10 +34,16 @@ export class GoalDispatchSaga implements ProcessManager {
   });
   readonly eventTypes = this.reactions.eventTypes;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** system pressure: a dispatch waits the pause the throttle factor calls for (engine-pressure) */
+    @Optional() private readonly gauge: PressureGauge | null = null,
+  ) {}
 
-  react(event: RecordedEvent): ICommand[] {
-    return this.reactions.react(event);
+  async react(event: RecordedEvent): Promise<ICommand[]> {
+    const commands = this.reactions.react(event);
+    if (commands.length > 0) await this.gauge?.pace();
+    return commands;
   }
 
   /** DispatchSubtasks on the goal of an event of this node, caused by the event. */

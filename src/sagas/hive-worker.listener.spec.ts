@@ -8,6 +8,7 @@ import type { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import type { ExpertTask, HiveResult, SubtaskTask } from '../modules/hive/hive-messages';
 import { eventually } from '../../test/support/eventually';
 import { offlineLanguageModel } from '../../test/support/offline-llm';
+import { PressureGauge } from '../modules/engine/pressure-gauge';
 import { HiveWorker, HiveWorkRefused } from './hive-worker.listener';
 
 const config = { nodeId: 'node-b', kafka: null } as unknown as AppConfig;
@@ -47,8 +48,8 @@ describe('hive worker', () => {
   let results: HiveResult[];
   let settings: ComputeSettings;
   let worker: HiveWorker;
-  const start = (llm: LanguageModel = offlineLanguageModel()) => {
-    worker = new HiveWorker(config, bus, llm, { merged: async () => ({ values: settings }) }, background, { policyPollMs: 60_000 });
+  const start = (llm: LanguageModel = offlineLanguageModel(), gauge: PressureGauge | null = null) => {
+    worker = new HiveWorker(config, bus, llm, { merged: async () => ({ values: settings }) }, background, { policyPollMs: 60_000 }, gauge);
     return worker;
   };
 
@@ -82,6 +83,24 @@ describe('hive worker', () => {
       node_id: 'node-b',
     });
     expect(results[0].result).toContain('42');
+  });
+
+  it('given system pressure, when a task arrives, then the worker waits the throttle’s pause before it asks the model', async () => {
+    const order: string[] = [];
+    class FakeGauge extends PressureGauge {
+      async pace(): Promise<number> {
+        order.push('paced');
+        return 250;
+      }
+    }
+    const llm = offlineLanguageModel();
+    const complete = llm.complete.bind(llm);
+    llm.complete = async (request) => {
+      order.push('model');
+      return complete(request);
+    };
+    await start(llm, new FakeGauge()).handle(message(subtask()));
+    expect(order).toEqual(['paced', 'model']);
   });
 
   it('runs an expert task with its model and echoes the run', async () => {

@@ -13,6 +13,10 @@
  * re-published, so a refusal never loops; if no node takes the task, the
  * origin's deadline fails the attempt and retries, bounded by max_attempts.
  *
+ * Under system pressure the worker paces itself: before each task it waits
+ * the pause of the throttle factor (PressureGauge, docs/api.md "System
+ * pressure"), so a loaded node takes hive work more slowly.
+ *
  * A task past its deadline is skipped (the origin stopped waiting for that
  * attempt). A model error becomes a `failed` result (the origin retries,
  * maybe elsewhere). Shutdown aborts calls in flight and leaves their tasks
@@ -28,6 +32,7 @@ import { CORRELATION_HEADER } from '../infrastructure/observability/request-ids'
 import { LLM, type LanguageModel, type LlmCompletion, type LlmRequest } from '../infrastructure/llm/llm.port';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { ComputeSettingsQueries } from '../modules/compute/compute-settings.queries';
+import { PressureGauge } from '../modules/engine/pressure-gauge';
 import { type HiveNames, hiveNames, type HiveResult, type HiveTask, parseHiveTask } from '../modules/hive/hive-messages';
 import { DEFAULT_HIVE_OPTIONS, HIVE_OPTIONS, type HiveOptions } from '../modules/hive/hive-options';
 import { hiveRefusal } from '../modules/hive/hive-policy';
@@ -70,6 +75,8 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(ComputeSettingsQueries) private readonly settings: ComputeSettingsSource,
     private readonly lifecycle: PlatformLifecycle,
     @Optional() @Inject(HIVE_OPTIONS) options: Partial<HiveOptions> | null,
+    /** system pressure: each task waits the pause the throttle factor calls for (engine-pressure) */
+    @Optional() private readonly gauge: PressureGauge | null = null,
   ) {
     this.names = hiveNames(config.kafka?.topicPrefix);
     this.options = { ...DEFAULT_HIVE_OPTIONS, ...(options ?? {}) };
@@ -136,6 +143,9 @@ export class HiveWorker implements OnApplicationBootstrap, OnModuleDestroy {
       void this.reconcile(); // leave the group; not awaited: leaving waits for this very handler
       throw new HiveWorkRefused(refusal);
     }
+    // under pressure the node slows down: it takes its next task only after the throttle's pause
+    await this.gauge?.pace(this.shutdown.signal);
+    if (this.shutdown.signal.aborted) throw new HiveWorkRefused('shutting down');
     const deadline = AbortSignal.timeout(Math.min(remainingMs, 2_147_483_647));
     // the origin's correlation id: on the model call and on the result
     const correlationId = correlationHeader(message.headers) ?? task.correlation_id;

@@ -65,6 +65,7 @@ export class PeerGossipListener implements OnApplicationBootstrap, OnModuleDestr
       cause_alignment: message.cause_alignment,
       electricity_rate_kwh: message.electricity_rate_kwh,
       joined: message.joined,
+      public_key: typeof message.public_key === 'string' && /^[0-9a-f]{64}$/.test(message.public_key) ? message.public_key : undefined,
       position: message.position,
       seen_at: new Date().toISOString(),
     });

@@ -18,6 +18,7 @@ import type { EventRelay } from '../infrastructure/bus/event-relay';
 import type { OutgoingMessage } from '../infrastructure/bus/message-bus.port';
 import { traceHeaders } from '../infrastructure/bus/trace-headers';
 import type { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { NodeKey } from '../infrastructure/node-identity/node-key';
 
 export const PEER_GOSSIP_CHECKPOINT = 'computePeerGossip';
 const GOSSIPED_TYPES = new Set(['PeerNodeRecordUpdated', 'ComputeProviderJoined']);
@@ -29,6 +30,8 @@ export interface PeerGossipMessage {
   electricity_rate_kwh: number;
   /** true once the node joined as a provider; absent when this message does not say */
   joined?: boolean;
+  /** the node's identity key (Ed25519, 32 bytes hex): peers pin the first they see (node-signing-key.ts) */
+  public_key?: string;
   event_type: string;
   /** the origin node's global log position of the event: orders messages per node */
   position: number;
@@ -64,12 +67,13 @@ export class PeerGossipRelay implements EventRelay {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(COMPUTE_OVERRIDES) private readonly overrides: ComputeOverrides,
+    private readonly nodeKey: NodeKey,
   ) {}
 
   route(events: readonly RecordedEvent[]): Map<string, OutgoingMessage[]> {
     const messages = events
       .filter((e) => GOSSIPED_TYPES.has(e.type) && (e.data as { node_id?: string }).node_id === this.config.nodeId)
-      .map((e) => ({ key: this.config.nodeId, value: toGossipMessage(e, this.overrides), headers: { ...traceHeaders(e), 'event-type': e.type, 'node-id': this.config.nodeId } }));
+      .map((e) => ({ key: this.config.nodeId, value: { ...toGossipMessage(e, this.overrides), public_key: this.nodeKey.publicKeyHex }, headers: { ...traceHeaders(e), 'event-type': e.type, 'node-id': this.config.nodeId } }));
     return new Map([[peerGossipTopic(this.config), messages]]);
   }
 }

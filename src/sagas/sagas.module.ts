@@ -8,11 +8,14 @@
  * Process managers: SagaRunner feeds them recorded events at least once and
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
+ * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
+ * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
  * - EncounterNotificationRelay: encounter events → per-user messages on the encounter topics.
+ * - SocialNotificationRelay: new notifications → per-user messages on `com.svc.social`.
  * - PeerGossipRelay: this node's PeerNodeRecordUpdated, ComputeProviderJoined → `<prefix>.compute.peer-nodes`.
  *
  * Listeners (bus consumers):
@@ -24,19 +27,24 @@
  * - GoalTimeoutSweeper: this node's goals in flight → ExpireSubtasks (deadline passed), DispatchSubtasks (safety net).
  * - PromptScheduler: due `/time_agent` prompts → claimed, run through the chat pipeline, completed or failed.
  * - EncounterInboxSweeper: hourly, deletes inbox messages older than the retention.
+ * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { EventRelays, type EventRelay } from '../infrastructure/bus/event-relay';
 import type { ProcessManager } from '../infrastructure/sagas/process-manager';
 import { SagaRunner } from '../infrastructure/sagas/saga-runner';
+import { AgentsModule } from '../modules/agents/agents.module';
 import { ChatModule } from '../modules/chat/chat.module';
 import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
 import { CommonModule } from '../modules/common/common.module';
 import { ComputeModule } from '../modules/compute/compute.module';
+import { EngineModule } from '../modules/engine/engine.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
+import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
+import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
@@ -44,14 +52,16 @@ import { GoalTimeoutSweeper } from './goal-timeouts.sweeper';
 import { HiveResultsListener } from './hive-results.listener';
 import { HiveTaskRelay } from './hive-tasks.relay';
 import { HiveWorker } from './hive-worker.listener';
+import { ModelEvictionSweeper } from './model-eviction.sweeper';
 import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
+import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga];
 
-const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay];
+const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
 const WORKERS = [
   HiveWorker,
@@ -60,10 +70,11 @@ const WORKERS = [
   GoalTimeoutSweeper,
   PromptScheduler,
   EncounterInboxSweeper,
+  ModelEvictionSweeper,
 ];
 
 @Module({
-  imports: [CommonModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule],
+  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

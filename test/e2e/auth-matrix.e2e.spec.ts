@@ -26,8 +26,13 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
-  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/feed/agent-spotlight', '/discovery/communities', '/search'],
+  ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
+  // the agents context's reads
+  ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
+  ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
+OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
@@ -48,6 +53,12 @@ const OPEN = new Set([
   ...[...both('/auth/register'), ...both('/register'), ...both('/auth/login'), ...both('/login'), ...both('/auth/guest-register'), ...both('/auth/guest-recover')].map(
     (path) => `POST ${path}`,
   ),
+  // exchanging a refresh token (the token is the credential, in the body)
+  ...both('/auth/refresh').map((path) => `POST ${path}`),
+  // node to node: trust comes from the signature over the profile (the peer's pinned key)
+  ...both('/auth/sync-user').map((path) => `POST ${path}`),
+  // a handle's availability (bucket global)
+  ...both('/handles/check').map((path) => `GET ${path}`),
   'GET /api/hive/contest/info',
   'GET /api/hive/contest/leaderboard',
   'GET /api/hive/contest/claude-code.mcp',
@@ -59,8 +70,32 @@ const OPEN = new Set([
   'GET /agents/:agent_name',
   'GET /widget.js',
   'GET /embed/widget-object.js',
+  // the agents context's open routes: the name helpers, discovery, bot self-registration and skill files
+  ...both('/agents/suggest-names').map((path) => `GET ${path}`),
+  ...both('/discovery/agents').map((path) => `GET ${path}`),
+  ...both('/bots/:framework-skill').map((path) => `GET ${path}`),
+  ...both('/agents/validate-name').map((path) => `POST ${path}`),
+  ...both('/bots/register').map((path) => `POST ${path}`),
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
+]);
+
+/**
+ * The social platform's "opt" routes (social-routes §0.2): open to anyone; a
+ * valid credential personalises the reply, a bad one reads as anonymous
+ * (never 401).
+ */
+const OPTIONAL = new Set([
+  ...[
+    '/users',
+    '/users/:id',
+    '/users/:id/posts',
+    '/users/:id/comments',
+    '/users/:id/karma',
+    '/users/:id/skills',
+    '/users/:id/followers',
+    '/users/:id/following',
+  ].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   ...OPTIONAL_VIEWER,
 ]);
 
@@ -87,8 +122,19 @@ const ROLE_RESTRICTED = new Set([
   'POST /api/settings/compute/provider/settlements/:id/complete',
   'POST /api/hive/contest/events',
   'GET /a2a/peers',
+  // the agent engine's admin operations (issue 18)
+  ...['setup', 'start', 'stop', 'unload'].map((action) => `POST /api/tools/:tool_name/${action}`),
+  'POST /api/tools/lifecycle/:model_name/priority',
+  'POST /api/tools/lifecycle/:model_name/offload',
+  'POST /coding/install',
+  'POST /api/skills/ingest',
+  'POST /api/skills/discover/local',
+  'POST /api/skills/discover/github',
+  'DELETE /api/skills/:skill_name',
   ...[...both('/admin/stats')].map((path) => `GET ${path}`),
   ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
+  ...[...both('/admin/revenue-analytics'), ...both('/growth/stats')].map((path) => `GET ${path}`),
+  ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
   ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
   // federation's node registry (issue 17)
@@ -99,6 +145,10 @@ const ROLE_RESTRICTED = new Set([
   ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
   ...['/admin/moderation/reports/:id/resolve', '/admin/moderation/posts/:id/hide', '/admin/moderation/comments/:id/hide'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
   ...['/admin/moderation/posts/:id/hide', '/admin/moderation/posts/:id', '/admin/moderation/comments/:id'].flatMap((path) => both(path).map((full) => `DELETE ${full}`)),
+  ...['/admin/users', '/admin/logs'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
+  ...both('/admin/users/:id').map((path) => `PATCH ${path}`),
+  ...both('/auth/verify-user').map((path) => `GET ${path}`),
+  ...['/admin/users/:id/ban', '/moderation/ban/:id'].flatMap((path) => both(path).flatMap((full) => [`POST ${full}`, `DELETE ${full}`])),
 ]);
 
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
@@ -126,11 +176,14 @@ describe('the auth matrix of every route', () => {
   let t: TestApp;
   let routes: RouteInfo[];
   let userToken: string;
+  let adminToken: string;
 
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
     routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
     userToken = await newUserToken();
+    const admin = await t.request('POST', '/api/social/register', { body: { username: ADMIN, email: `${ADMIN}@example.com`, password: 'correct horse battery' } });
+    adminToken = admin.body.data.token;
   });
 
   async function newUserToken(): Promise<string> {
@@ -153,7 +206,7 @@ describe('the auth matrix of every route', () => {
 
   it('lists every route the tables name (a renamed route cannot hide)', () => {
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...NODE_SIGNED, ...AUTHENTICATED_PROTOCOL_ROUTES];
+    const named = [...OPEN, ...OPTIONAL, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...NODE_SIGNED, ...AUTHENTICATED_PROTOCOL_ROUTES];
     expect(named.filter((key) => !registered.has(key))).toEqual([]);
     expect(routes.length).toBeGreaterThan(named.length);
   });
@@ -162,7 +215,7 @@ describe('the auth matrix of every route', () => {
     const wrong: string[] = [];
     for (const route of routes) {
       const status = await send(route, { remoteAddress: REMOTE });
-      const open = OPEN.has(keyOf(route));
+      const open = OPEN.has(keyOf(route)) || OPTIONAL.has(keyOf(route));
       if (open === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);
@@ -172,17 +225,40 @@ describe('the auth matrix of every route', () => {
     const wrong: string[] = [];
     for (const route of routes) {
       const status = await send(route, { remoteAddress: '127.0.0.1' });
-      const admitted = OPEN.has(keyOf(route)) || PIPELINE.has(keyOf(route));
+      const admitted = OPEN.has(keyOf(route)) || OPTIONAL.has(keyOf(route)) || PIPELINE.has(keyOf(route));
       if (admitted === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);
   });
 
-  it('given a garbage token, then every route that is not open answers 401', async () => {
+  it('given a garbage token, then every route that is not open answers 401, and the optional ones read it as anonymous', async () => {
     const wrong: string[] = [];
     for (const route of routes.filter((r) => !OPEN.has(keyOf(r)))) {
       const status = await send(route, { remoteAddress: REMOTE, token: 'garbage' });
-      if (status !== 401) wrong.push(`${keyOf(route)} → ${status}`);
+      if (OPTIONAL.has(keyOf(route)) === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('given an operator (the original’s moderator), then the admin-only account routes still answer 403', async () => {
+    const username = uniqueName('matrixop');
+    const registered = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
+    await t.request('PATCH', `/api/social/admin/users/${registered.body.data.id}`, { token: adminToken, body: { role: 'operator' } });
+    const adminOnly = routes.filter((r) => /\/(admin\/(users|logs)|moderation\/ban)/.test(r.url));
+    const wrong: string[] = [];
+    for (const route of adminOnly) {
+      const status = await send(route, { remoteAddress: REMOTE, token: registered.body.data.token });
+      if (status !== 403) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(adminOnly.length).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
+  });
+
+  it('given an admin, then no admin-only account route answers 401 or 403', async () => {
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => /\/(admin\/(users|logs)|moderation\/ban)/.test(r.url))) {
+      const status = await send(route, { remoteAddress: REMOTE, token: adminToken });
+      if (status === 401 || status === 403) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);
   });

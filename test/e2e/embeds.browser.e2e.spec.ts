@@ -15,6 +15,8 @@ import { describeWithChromium, type HeadlessChromium, launchChromium, screenshot
 
 jest.setTimeout(90_000);
 
+const ADMIN = uniqueName('admin');
+
 describeWithChromium('the embeds in headless Chromium', () => {
   let t: TestApp;
   let chromium: HeadlessChromium;
@@ -23,7 +25,7 @@ describeWithChromium('the embeds in headless Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp({ CHAT_RATE_LIMIT_PER_MINUTE: '1000' });
+    t = await startTestApp({ CHAT_RATE_LIMIT_PER_MINUTE: '1000', SVC_ADMIN_USERS: ADMIN });
     chromium = await launchChromium();
     site = await thirdPartySite(
       () => hostPage,
@@ -106,6 +108,26 @@ describeWithChromium('the embeds in headless Chromium', () => {
       await page.locator('#composer button').click();
       await expect(page.locator('.msg.agent').textContent()).resolves.toContain('Creation Mode');
       await screenshot(page, 'embed-plugin-text-fallback');
+    });
+
+    it('given the node’s text-to-speech tool running, when the agent answers, then the page has the node speak the reply', async () => {
+      const admin = await t.request('POST', '/api/social/register', { body: { username: ADMIN, email: `${ADMIN}@example.com`, password: 'correct horse battery' } });
+      for (const action of ['setup', 'start']) expect((await t.request('POST', `/api/tools/tts/${action}`, { token: admin.body.data.token })).status).toBe(200);
+      await page.addInitScript(() => {
+        delete (globalThis as any).SpeechRecognition;
+        delete (globalThis as any).webkitSpeechRecognition;
+      });
+      await page.goto(`${t.url}/agents/voice-helper?plugin=1`);
+      await page.locator('body[data-ready="true"]').waitFor();
+      const spoken = page.waitForResponse((res) => res.url().endsWith('/api/tools/tts/speak'));
+      await page.locator('#prompt').fill('hello');
+      await page.locator('#composer button').click();
+      const speech = await spoken;
+      expect(speech.status()).toBe(200);
+      expect(speech.headers()['content-type']).toBe('audio/wav');
+      expect(Number(speech.headers()['content-length'])).toBeGreaterThan(10_000); // a second of 22 kHz speech, not an error
+      // the page played it (or, where the browser refuses autoplay, fell back to its own voice)
+      await page.locator('body[data-speech]').waitFor({ state: 'attached' });
     });
   });
 

@@ -185,6 +185,7 @@ describe('token buckets', () => {
       RATE_LIMIT_AUTH: '3/1m',
       RATE_LIMIT_REGISTER: '2/1h',
       RATE_LIMIT_RECOVERY: '4/1m',
+      RATE_LIMIT_GLOBAL: '2/1m',
     });
   });
   afterAll(() => t.close());
@@ -220,6 +221,15 @@ describe('token buckets', () => {
       statuses.push(res.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
+  });
+
+  it('given the global bucket is empty for an address, when a route limited on global alone is called, then 429 with the global text', async () => {
+    const check = () => t.app.inject({ method: 'GET', url: '/api/social/handles/check?handle=ada', remoteAddress: '198.51.100.40' });
+    const statuses = [(await check()).statusCode, (await check()).statusCode];
+    const refused = await check();
+    expect([...statuses, refused.statusCode]).toEqual([200, 200, 429]);
+    expect(refused.json()).toEqual({ success: false, error: 'Rate limit exceeded. Try again later.' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
 });

@@ -55,6 +55,8 @@ export function testAppEnv(dir: string, env: Record<string, string> = {}): Recor
     PASSWORD_HASH_MEMORY_KIB: '4096',
     // suites register many users from one address; the limits have their own suite (security.e2e)
     SOCIAL_RATE_LIMIT_DISABLED: '1',
+    // a busy test machine is always under CPU pressure: no throttling pause unless a suite asks for it
+    ENGINE_THROTTLE_MAX_DELAY_MS: '0',
     ...adapterEnv(dir),
     ...env,
   };

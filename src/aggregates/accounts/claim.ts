@@ -7,8 +7,8 @@
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
 
-export type ClaimScope = 'username' | 'email' | 'device';
-const CAPITALISED = { username: 'Username', email: 'Email', device: 'Device' } as const;
+export type ClaimScope = 'username' | 'email' | 'device' | 'handle';
+const CAPITALISED = { username: 'Username', email: 'Email', device: 'Device', handle: 'Handle' } as const;
 type Capitalised = (typeof CAPITALISED)[ClaimScope];
 
 export type ClaimEvent =
@@ -49,6 +49,7 @@ export const TAKEN_MESSAGES: Record<ClaimScope, string> = {
   username: 'Username already taken',
   email: 'Email already registered',
   device: 'Device already registered',
+  handle: 'Handle already taken',
 };
 
 export function claimDecider(scope: ClaimScope): Decider<ClaimState, ClaimCommand, ClaimEvent> {

@@ -35,7 +35,41 @@ export type UserEvent =
       type: 'GuestRecovered';
       data: { user_id: string; token_id: string; recovery_code_hash: string; device_id: string | null; at: string };
     }
-  | { type: 'UserRoleChanged'; data: { user_id: string; role: Role; previous_role: Role; changed_by: string; at: string } };
+  | { type: 'UserRoleChanged'; data: { user_id: string; role: Role; previous_role: Role; changed_by: string; at: string } }
+  /** a refresh token (a signed JWT of type `refresh`, id `token_id`) handed out with a session, valid until `expires_at` */
+  | { type: 'RefreshTokenIssued'; data: { user_id: string; token_id: string; expires_at: string; at: string } }
+  /** `previous_token_id` was exchanged (and is dead) for `token_id` and the access token `access_token_id` */
+  | {
+      type: 'RefreshTokenRotated';
+      data: { user_id: string; previous_token_id: string; token_id: string; access_token_id: string; expires_at: string; at: string };
+    }
+  /** a long-lived api_token (`at_<token_id>_<secret>`); only the secret's SHA-256 is kept */
+  | { type: 'ApiTokenIssued'; data: { user_id: string; token_id: string; secret_sha256: string; at: string } }
+  | { type: 'ApiTokensRevoked'; data: { user_id: string; token_ids: string[]; at: string } }
+  /** the fields that changed (user text as written); `updated_by` the owner or an admin */
+  | { type: 'UserProfileUpdated'; data: { user_id: string; changes: ProfileChanges; updated_by: string; at: string } }
+  | { type: 'UserHandleChanged'; data: { user_id: string; handle: string | null; previous_handle: string | null; at: string } }
+  | { type: 'UserBanned'; data: { user_id: string; banned_by: string; at: string } }
+  | { type: 'UserUnbanned'; data: { user_id: string; unbanned_by: string; at: string } }
+  /**
+   * a user profile synced from a peer node (POST /auth/sync-user, signature
+   * verified): an account without password or e-mail here; `role` is never
+   * privileged (user, guest or agent)
+   */
+  | {
+      type: 'UserSynced';
+      data: { user_id: string; username: string; display_name: string; user_type: UserType; role: Role; origin_node: string; at: string };
+    }
+  /** personal data erased in place (social-routes §2): the account keeps its id, its content and this new username */
+  | { type: 'UserAnonymized'; data: { user_id: string; username: string; display_name: string; requested_by: string; at: string } };
+
+/** What a profile edit may change; an absent field is unchanged. */
+export interface ProfileChanges {
+  display_name?: string;
+  bio?: string;
+  avatar_url?: string | null;
+  is_verified?: boolean;
+}
 
 export type UserEventType = UserEvent['type'];
 export const USER_EVENT_TYPES: readonly UserEventType[] = [
@@ -46,6 +80,16 @@ export const USER_EVENT_TYPES: readonly UserEventType[] = [
   'TokenRevoked',
   'GuestRecovered',
   'UserRoleChanged',
+  'RefreshTokenIssued',
+  'RefreshTokenRotated',
+  'ApiTokenIssued',
+  'ApiTokensRevoked',
+  'UserProfileUpdated',
+  'UserHandleChanged',
+  'UserBanned',
+  'UserUnbanned',
+  'UserAnonymized',
+  'UserSynced',
 ];
 
 export function userStreamId(userId: string): string {

@@ -70,8 +70,111 @@ describe('user', () => {
         recoveryCodeHash: 'code1',
         registeredAt: '2026-11-22T09:00:00.000Z',
         lastActiveAt: '2026-11-22T09:00:00.000Z',
+        bio: '',
+        avatarUrl: null,
+        isVerified: false,
+        handle: null,
+        banned: false,
+        anonymized: false,
+        refreshTokens: {},
+        apiTokenIds: [],
+        syncedFrom: null,
       });
     });
+  });
+
+  describe('refresh tokens', () => {
+    const grant = { tokenId: 'r1', expiresAt: '2026-11-29T10:00:00.000Z' };
+    const issued: UserEvent = { type: 'RefreshTokenIssued', data: { user_id: 'u1', token_id: 'r1', expires_at: grant.expiresAt, at: '2026-11-22T09:30:00.000Z' } };
+    const refresh = (presentedTokenId: string): UserCommand => ({
+      kind: 'refreshSession',
+      presentedTokenId,
+      accessTokenId: 'a2',
+      refresh: { tokenId: 'r2', expiresAt: '2026-11-29T10:00:00.000Z' },
+    });
+
+    it('given a login with a refresh grant, then the login and the refresh token are recorded together', () =>
+      given(registered)
+        .when({ kind: 'recordLogin', tokenId: 't1', method: 'password', passwordVerified: true, refresh: grant })
+        .then(
+          { type: 'UserLoggedIn', data: { user_id: 'u1', token_id: 't1', method: 'password', at: now.toISOString() } },
+          { type: 'RefreshTokenIssued', data: { user_id: 'u1', token_id: 'r1', expires_at: grant.expiresAt, at: now.toISOString() } },
+        ));
+
+    it('given a live refresh token, when exchanged, then it is rotated for the new one', () =>
+      given(registered, issued)
+        .when(refresh('r1'))
+        .then({
+          type: 'RefreshTokenRotated',
+          data: { user_id: 'u1', previous_token_id: 'r1', token_id: 'r2', access_token_id: 'a2', expires_at: '2026-11-29T10:00:00.000Z', at: now.toISOString() },
+        }));
+
+    it('given a rotated refresh token, when exchanged again, then it is refused', () => {
+      const rotated: UserEvent = {
+        type: 'RefreshTokenRotated',
+        data: { user_id: 'u1', previous_token_id: 'r1', token_id: 'r2', access_token_id: 'a2', expires_at: '2026-11-29T10:00:00.000Z', at: now.toISOString() },
+      };
+      given(registered, issued, rotated).when(refresh('r1')).thenRefused('unauthenticated', 'Invalid or expired refresh token');
+    });
+
+    it('given an expired refresh token, when exchanged, then it is refused', () =>
+      given(registered, { ...issued, data: { ...issued.data, expires_at: '2026-11-22T09:59:59.000Z' } } as UserEvent)
+        .when(refresh('r1'))
+        .thenRefused('unauthenticated', 'Invalid or expired refresh token'));
+
+    it('given a banned user, when a refresh token is exchanged, then it is refused as banned', () =>
+      given(registered, issued, { type: 'UserBanned', data: { user_id: 'u1', banned_by: 'admin', at: now.toISOString() } })
+        .when(refresh('r1'))
+        .thenRefused('unauthenticated', 'Account banned'));
+  });
+
+  describe('bans and erasure', () => {
+    const banned: UserEvent = { type: 'UserBanned', data: { user_id: 'u1', banned_by: 'admin', at: now.toISOString() } };
+
+    it('given a banned user, when logging in with the right password, then it is refused like a wrong one', () =>
+      given(registered, banned).when(login()).thenRefused('unauthenticated', INVALID_CREDENTIALS));
+
+    it('given a banned user, when banned again, then nothing is recorded; unbanning records once', () => {
+      given(registered, banned).when({ kind: 'ban', by: 'admin' }).then();
+      given(registered, banned)
+        .when({ kind: 'unban', by: 'admin' })
+        .then({ type: 'UserUnbanned', data: { user_id: 'u1', unbanned_by: 'admin', at: now.toISOString() } });
+    });
+
+    it('given an anonymised user, then the state holds no personal data and no live tokens', () => {
+      const state = given(registered, { type: 'UserAnonymized', data: { user_id: 'u1', username: 'deleted_abc', display_name: 'Deleted User', requested_by: 'u1', at: now.toISOString() } }).state();
+      expect(state).toMatchObject({ username: 'deleted_abc', displayName: 'Deleted User', email: '', passwordHash: '', bio: '', handle: null, anonymized: true, refreshTokens: {}, apiTokenIds: [] });
+    });
+  });
+
+  describe('synced profiles', () => {
+    const sync = (role: 'admin' | 'user' = 'user', userId = 'r1'): UserCommand => ({
+      kind: 'syncProfile',
+      userId,
+      username: 'remote',
+      displayName: 'Remote',
+      userType: 'human',
+      role,
+      originNode: 'peer-1',
+    });
+
+    it('given nothing, when a peer syncs a profile naming admin, then the account is recorded as a plain user', () =>
+      given()
+        .when(sync('admin'))
+        .then({
+          type: 'UserSynced',
+          data: { user_id: 'r1', username: 'remote', display_name: 'Remote', user_type: 'human', role: 'user', origin_node: 'peer-1', at: now.toISOString() },
+        }));
+
+    it('given an account made here, when a peer syncs it, then it is refused', () =>
+      given(registered).when(sync('user', 'u1')).thenRefused('conflict', 'User exists on this node'));
+  });
+
+  describe('profile edits', () => {
+    it('given a profile, when the same values are sent, then nothing is recorded; changed ones only are', () =>
+      given(registered)
+        .when({ kind: 'updateProfile', changes: { display_name: 'Alice', bio: 'hello' }, updatedBy: 'u1' })
+        .then({ type: 'UserProfileUpdated', data: { user_id: 'u1', changes: { bio: 'hello' }, updated_by: 'u1', at: now.toISOString() } }));
   });
 
   describe('login lockout', () => {

@@ -11,6 +11,7 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { LogFormat } from '../../config/observability.config';
+import { RECENT_LOGS } from './recent-logs';
 
 export type NestLogLevel = 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
 
@@ -64,12 +65,18 @@ export function createRootLogger(options: RootLoggerOptions): Logger {
     formatters: { level: (label) => ({ level: label }) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (options.destination) return pino(settings, options.destination);
+  // every line also goes to the in-memory ring that GET /admin/logs reads (recent-logs.ts)
+  const withRecent = (destination: DestinationStream) =>
+    pino.multistream([
+      { stream: destination, level: 'trace' },
+      { stream: RECENT_LOGS, level: 'trace' },
+    ]);
+  if (options.destination) return pino(settings, withRecent(options.destination));
   if (options.format === 'pretty') {
-    // a worker thread of pino's own; pino-pretty is required only here
+    // a worker thread of pino's own; pino-pretty is required only here (the ring is not fed: a developer's terminal)
     return pino({ ...settings, formatters: {} }, pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' } }));
   }
-  return pino(settings, pino.destination({ dest: 1, sync: false, minLength: 0 }));
+  return pino(settings, withRecent(pino.destination({ dest: 1, sync: false, minLength: 0 })));
 }
 
 /** Nest's LoggerService on pino: `context` becomes a field, an error's stack a field of its own. */

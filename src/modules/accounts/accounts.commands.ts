@@ -14,6 +14,21 @@ import type { GuestRecoverRequest, GuestRegisterRequest, LoginRequest, RegisterR
 export interface Session {
   user: UserView;
   token: string;
+  /** exchanged at POST /auth/refresh for a new token and a new refresh token (rotation) */
+  refresh_token: string;
+}
+
+/** A registered human: the session plus the long-lived api_token (social-routes §1). */
+export interface Registration extends Session {
+  api_token: string;
+}
+
+/** The reply of POST /auth/refresh (social-routes §1). */
+export interface RefreshedSession {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
 }
 
 export interface GuestSession extends Session {
@@ -36,7 +51,7 @@ export interface IssuedApiKey {
   allowed_origins: string[];
 }
 
-export class RegisterUser extends DomainCommand<RegisterRequest, Session> {}
+export class RegisterUser extends DomainCommand<RegisterRequest, Registration> {}
 
 export class LogIn extends DomainCommand<LoginRequest, Session> {}
 
@@ -46,6 +61,18 @@ export class LogOut extends DomainCommand<CommandInput<UserCommand, 'revokeToken
 export class RegisterGuest extends DomainCommand<GuestRegisterRequest, GuestSession> {}
 
 export class RecoverGuest extends DomainCommand<GuestRecoverRequest, RecoveredSession> {}
+
+/** Exchanges a refresh token (rotation: the presented one dies). */
+export class RefreshSession extends DomainCommand<{ refreshToken: string }, RefreshedSession> {}
+
+/** Issues a new api_token for `userId` (register, agent creation, bot registration, POST /auth/api-token); the token is in this reply only. */
+export class IssueApiToken extends DomainCommand<{ userId: string }, { api_token: string }> {}
+
+/** Revokes every api_token of `userId`. */
+export class RevokeApiTokens extends DomainCommand<{ userId: string }, { revoked: number }> {}
+
+/** Takes in a user profile a peer node signed (POST /auth/sync-user). */
+export class SyncUser extends DomainCommand<{ nodeId: string; nodePublicKey?: string; signature: string; userData: Record<string, unknown> }, { synced: true }> {}
 
 export class ChangeUserRole extends DomainCommand<CommandInput<UserCommand, 'changeRole'> & { userId: string }, UserView> {}
 

@@ -11,8 +11,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../aggregates/accounts/api-key';
 import { claimDecider, claimStreamId, type ClaimScope, TAKEN_MESSAGES } from '../../aggregates/accounts/claim';
-import { INVALID_CREDENTIALS, INVALID_RECOVERY_CODE, userDecider, type UserState } from '../../aggregates/accounts/user';
-import { userStreamId } from '../../aggregates/accounts/user.events';
+import {
+  INVALID_CREDENTIALS,
+  INVALID_RECOVERY_CODE,
+  INVALID_REFRESH_TOKEN,
+  type RefreshGrant,
+  unprivilegedRole,
+  userDecider,
+  type UserState,
+} from '../../aggregates/accounts/user';
+import { userStreamId, type UserType } from '../../aggregates/accounts/user.events';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { PEER_NODES, type PeerNodeDoc } from '../../projections/compute/peer-nodes.read-model';
+import { verifyNodeSignature } from '../common/node-signing-key';
+import { USERNAME_PATTERN } from './accounts.requests';
 import type { EventOfType } from '../../aggregates/shared/decider';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -27,11 +39,18 @@ import {
   LogOut,
   RecoverGuest,
   type RecoveredSession,
+  RefreshSession,
+  type RefreshedSession,
   RegisterGuest,
   RegisterUser,
+  type Registration,
+  IssueApiToken,
   RevokeApiKey,
+  RevokeApiTokens,
   type Session,
+  SyncUser,
 } from './accounts.commands';
+import { newApiToken } from './auth/api-token-authenticator';
 import { AccountsQueries, toUserView, type UserRecord, type UserView } from './accounts.queries';
 import { newApiKey, sha256 } from './auth/api-key-authenticator';
 import { PasswordHasher } from './auth/password-hasher';
@@ -40,17 +59,22 @@ import { ServiceSecrets } from './auth/secrets';
 import { TokenService } from './auth/token.service';
 
 /** The user as a command left it, in the shape of a user view's source. */
-function userRecordOf(state: UserState): UserRecord {
+export function userRecordOf(state: UserState): UserRecord {
   if (state.status === 'none') throw new DomainError('not_found', 'user not found');
   return {
     id: state.userId,
     username: state.username,
-    email: state.status === 'registered' ? state.email : null,
+    email: state.status === 'registered' ? state.email || null : null,
     display_name: state.displayName,
     role: state.role,
     user_type: state.userType,
     created_at: state.registeredAt,
     last_active_at: state.lastActiveAt,
+    bio: state.bio,
+    avatar_url: state.avatarUrl,
+    is_verified: state.isVerified,
+    handle: state.handle,
+    is_banned: state.banned,
   };
 }
 
@@ -123,20 +147,27 @@ export class Sessions {
   /** Records a login by device or password (already verified) and returns the session. */
   async open(userId: string, method: 'password' | 'device', context: CommandContext): Promise<Session> {
     const tokenId = this.tokens.newTokenId();
+    const refresh = this.refreshGrant();
     const { state } = await this.executor.execute(
       userDecider,
       userStreamId(userId),
-      { kind: 'recordLogin', tokenId, method, passwordVerified: true },
+      { kind: 'recordLogin', tokenId, method, passwordVerified: true, refresh },
       { ...context, actor: userId },
     );
-    return this.issue(state, tokenId);
+    return this.issue(state, tokenId, refresh);
   }
 
-  /** The token for an already-recorded login or registration, from the user's state after it. */
-  issue(state: UserState, tokenId: string): Session {
+  /** A refresh token to record with a login or registration (the decider command's `refresh`). */
+  refreshGrant(): RefreshGrant {
+    return this.tokens.newRefreshGrant(this.clock.now());
+  }
+
+  /** The tokens for an already-recorded login or registration (and its refresh grant), from the user's state after it. */
+  issue(state: UserState, tokenId: string, refresh: RefreshGrant): Session {
     const user = userRecordOf(state);
-    const { token } = this.tokens.issue(user, tokenId, this.clock.now());
-    return { user: toUserView(user, true), token };
+    const now = this.clock.now();
+    const { token } = this.tokens.issue(user, tokenId, now);
+    return { user: toUserView(user, true), token, refresh_token: this.tokens.signRefresh(user.id, refresh, now) };
   }
 }
 
@@ -157,7 +188,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
     private readonly sessions: Sessions,
   ) {}
 
-  async execute({ payload, context }: RegisterUser): Promise<Session> {
+  async execute({ payload, context }: RegisterUser): Promise<Registration> {
     const { username, email, password, display_name } = payload;
     // Fast refusal without paying for a password hash; the claim below is the real check.
     if (await this.queries.userByUsername(username)) throw new DomainError('conflict', TAKEN_MESSAGES.username);
@@ -171,11 +202,15 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
       await this.claims.release('username', username, userId, ctx);
       throw error;
     }
+    const refresh = this.sessions.refreshGrant();
+    const apiToken = newApiToken();
     const { state } = await this.executor.execute(
       userDecider,
       userStreamId(userId),
       {
         kind: 'register',
+        refresh,
+        apiToken: { tokenId: apiToken.tokenId, secretSha256: apiToken.secretSha256 },
         registration: {
           user_id: userId,
           username,
@@ -188,7 +223,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
       },
       ctx,
     );
-    return this.sessions.issue(state, this.tokens.newTokenId());
+    return { ...this.sessions.issue(state, this.tokens.newTokenId(), refresh), api_token: apiToken.token };
   }
 }
 
@@ -211,19 +246,21 @@ export class LogInHandler implements ICommandHandler<LogIn> {
   async execute({ payload: { username, password }, context }: LogIn): Promise<Session> {
     const doc = await this.queries.userByUsername(username);
     const { state } = doc ? await this.executor.load(userDecider, userStreamId(doc.id)) : { state: userDecider.initialState };
-    const passwordHash = state.status === 'registered' ? state.passwordHash : null;
+    // an erased or synced account has no password ('')
+    const passwordHash = state.status === 'registered' ? state.passwordHash || null : null;
     const verified = await this.hasher.verify(passwordHash, password);
     if (!doc || !passwordHash) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
     const tokenId = this.tokens.newTokenId();
+    const refresh = this.sessions.refreshGrant();
     const outcome = await this.executor.execute(
       userDecider,
       userStreamId(doc.id),
-      { kind: 'recordLogin', tokenId, method: 'password', passwordVerified: verified },
+      { kind: 'recordLogin', tokenId, method: 'password', passwordVerified: verified, refresh },
       { ...context, actor: doc.id },
     );
     // a wrong password, or a locked username (the same answer, after the same hash work)
     if (outcome.events.some((event) => event.type === 'UserLoginFailed')) throw new DomainError('unauthenticated', INVALID_CREDENTIALS);
-    return this.sessions.issue(outcome.state, tokenId);
+    return this.sessions.issue(outcome.state, tokenId, refresh);
   }
 }
 
@@ -281,11 +318,13 @@ export class RegisterGuestHandler implements ICommandHandler<RegisterGuest> {
       }
     }
     const recoveryCode = newRecoveryCode();
+    const refresh = this.sessions.refreshGrant();
     const { state } = await this.executor.execute(
       userDecider,
       userStreamId(userId),
       {
         kind: 'registerGuest',
+        refresh,
         registration: {
           user_id: userId,
           username,
@@ -296,7 +335,7 @@ export class RegisterGuestHandler implements ICommandHandler<RegisterGuest> {
       },
       ctx,
     );
-    return { ...this.sessions.issue(state, this.tokens.newTokenId()), recovery_code: recoveryCode, existing: false };
+    return { ...this.sessions.issue(state, this.tokens.newTokenId(), refresh), recovery_code: recoveryCode, existing: false };
   }
 
   private async existing(userId: string, context: CommandContext): Promise<GuestSession> {
@@ -338,6 +377,7 @@ export class RecoverGuestHandler implements ICommandHandler<RecoverGuest> {
     if (!doc) throw new DomainError('unauthenticated', INVALID_RECOVERY_CODE);
     const next = newRecoveryCode();
     const tokenId = this.tokens.newTokenId();
+    const refresh = this.sessions.refreshGrant();
     const { state } = await this.executor.execute(
       userDecider,
       userStreamId(doc.id),
@@ -347,10 +387,113 @@ export class RecoverGuestHandler implements ICommandHandler<RecoverGuest> {
         newCodeHash: this.secrets.lookupHash('recovery', normaliseRecoveryCode(next)),
         tokenId,
         deviceId: payload.device_id ?? null,
+        refresh,
       },
       { ...context, actor: doc.id },
     );
-    return { ...this.sessions.issue(state, tokenId), recovery_code: next };
+    return { ...this.sessions.issue(state, tokenId, refresh), recovery_code: next };
+  }
+}
+
+/**
+ * Exchanges a refresh token: the token's signature and type are checked, then
+ * the user stream, which holds the live refresh tokens, rotates it (the
+ * presented one dies); two concurrent uses of one token serialise on the
+ * stream and exactly one succeeds. Any failure is 401.
+ */
+@CommandHandler(RefreshSession)
+export class RefreshSessionHandler implements ICommandHandler<RefreshSession> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly tokens: TokenService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async execute({ payload, context }: RefreshSession): Promise<RefreshedSession> {
+    const claims = this.tokens.readRefresh(payload.refreshToken);
+    if (!claims) throw new DomainError('unauthenticated', INVALID_REFRESH_TOKEN);
+    const accessTokenId = this.tokens.newTokenId();
+    const refresh = this.sessions.refreshGrant();
+    const { state } = await this.executor.execute(
+      userDecider,
+      userStreamId(claims.sub),
+      { kind: 'refreshSession', presentedTokenId: claims.jti, accessTokenId, refresh },
+      { ...context, actor: claims.sub },
+    );
+    const session = this.sessions.issue(state, accessTokenId, refresh);
+    return { access_token: session.token, refresh_token: session.refresh_token, token_type: 'bearer', expires_in: this.tokens.accessTtlSeconds };
+  }
+}
+
+@CommandHandler(IssueApiToken)
+export class IssueApiTokenHandler implements ICommandHandler<IssueApiToken> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { userId }, context }: IssueApiToken): Promise<{ api_token: string }> {
+    const { tokenId, secretSha256, token } = newApiToken();
+    await this.executor.execute(userDecider, userStreamId(userId), { kind: 'issueApiToken', tokenId, secretSha256 }, context);
+    return { api_token: token };
+  }
+}
+
+@CommandHandler(RevokeApiTokens)
+export class RevokeApiTokensHandler implements ICommandHandler<RevokeApiTokens> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { userId }, context }: RevokeApiTokens): Promise<{ revoked: number }> {
+    const { events } = await this.executor.execute(userDecider, userStreamId(userId), { kind: 'revokeApiTokens' }, context);
+    return { revoked: events.reduce((n, event) => n + (event.type === 'ApiTokensRevoked' ? event.data.token_ids.length : 0), 0) };
+  }
+}
+
+export const UNVERIFIED_NODE = 'unverified node identity';
+const USER_TYPES: readonly UserType[] = ['human', 'agent', 'guest'];
+
+/** The profile fields a synced user_data must carry, or 400. */
+function syncedProfile(data: Record<string, unknown>): { userId: string; username: string; displayName: string; userType: UserType; role: unknown } {
+  const { id, username, display_name, user_type, role } = data;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(id)) throw new DomainError('invalid', 'user_data.id must be a user id');
+  if (typeof username !== 'string' || !USERNAME_PATTERN.test(username)) throw new DomainError('invalid', 'user_data.username must be 2-50 characters of letters, digits, _ . @ -');
+  if (display_name !== undefined && (typeof display_name !== 'string' || display_name.length > 100)) {
+    throw new DomainError('invalid', 'user_data.display_name must be at most 100 characters');
+  }
+  const userType = user_type === undefined ? 'human' : user_type;
+  if (!USER_TYPES.includes(userType as UserType)) throw new DomainError('invalid', 'user_data.user_type must be human, agent or guest');
+  return { userId: id, username, displayName: (display_name as string | undefined)?.trim() || username, userType: userType as UserType, role };
+}
+
+/**
+ * A peer node's user profile (social-routes §1 [newer]): the signature over
+ * user_data must verify against the key this node pinned for the peer from
+ * its gossip (a key the request names itself counts for nothing), else 401
+ * `unverified node identity`; the account it makes never carries a privileged
+ * role. The username is claimed like a registration's.
+ */
+@CommandHandler(SyncUser)
+export class SyncUserHandler implements ICommandHandler<SyncUser> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly claims: Claims,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+  ) {}
+
+  async execute({ payload, context }: SyncUser): Promise<{ synced: true }> {
+    const peer = await this.store.collection<PeerNodeDoc>(PEER_NODES).findOne({ _id: payload.nodeId });
+    const pinned = peer?.public_key;
+    if (!pinned || (payload.nodePublicKey !== undefined && payload.nodePublicKey !== pinned) || !verifyNodeSignature(pinned, payload.userData, payload.signature)) {
+      throw new DomainError('unauthenticated', UNVERIFIED_NODE);
+    }
+    const profile = syncedProfile(payload.userData);
+    const ctx = { ...context, actor: `node:${payload.nodeId}` };
+    const { state } = await this.executor.load(userDecider, userStreamId(profile.userId));
+    if (state.status === 'none') await this.claims.claim('username', profile.username, profile.userId, ctx);
+    await this.executor.execute(
+      userDecider,
+      userStreamId(profile.userId),
+      { kind: 'syncProfile', ...profile, role: unprivilegedRole(profile.role, profile.userType), originNode: payload.nodeId },
+      ctx,
+    );
+    return { synced: true };
   }
 }
 

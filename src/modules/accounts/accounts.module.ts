@@ -6,6 +6,10 @@ import {
   ChangeUserRoleHandler,
   Claims,
   IssueApiKeyHandler,
+  IssueApiTokenHandler,
+  RefreshSessionHandler,
+  RevokeApiTokensHandler,
+  SyncUserHandler,
   LogInHandler,
   LogOutHandler,
   RecoverGuestHandler,
@@ -19,6 +23,7 @@ import { AdminController } from './admin.controller';
 import { ApiKeysController } from './api-keys.controller';
 import { AuthController } from './auth.controller';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
+import { ApiTokenAuthenticator } from './auth/api-token-authenticator';
 import { AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard } from './auth/authenticated.guard';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { ActingUsers, PipelineCallerGuard } from './auth/pipeline-caller';
@@ -51,7 +56,12 @@ import { TokenService } from './auth/token.service';
     ChangeUserRoleHandler,
     IssueApiKeyHandler,
     RevokeApiKeyHandler,
+    RefreshSessionHandler,
+    IssueApiTokenHandler,
+    RevokeApiTokensHandler,
+    SyncUserHandler,
+    ApiTokenAuthenticator,
   ],
-  exports: [AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
+  exports: [Claims, Sessions, ApiTokenAuthenticator, AuthenticatedGuard, OptionalAuthenticationGuard, OptionalViewerGuard, PipelineCallerGuard, ActingUsers, ApiKeyAuthenticator, AccountsQueries, TokenService, JwtStrategy],
 })
 export class AccountsModule {}

@@ -36,13 +36,31 @@ export const USER_VIEW = obj(
   ['email'],
 );
 
-export const REGISTERED_USER = { ...USER_VIEW, properties: { ...(USER_VIEW.properties as object), token: str() }, required: [...(USER_VIEW.required as string[]), 'token'] };
-export const SESSION = obj({ user: USER_VIEW, token: str({ description: 'a bearer JWT' }) });
-export const GUEST_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code: orNull(str()), existing: bool() });
-export const RECOVERED_SESSION = obj({ user: USER_VIEW, token: str(), recovery_code: str({ description: 'the new code: each works once' }) });
+const REFRESH_TOKEN = str({ description: 'exchanged at POST /auth/refresh for a new pair (rotation)' });
+export const REGISTERED_USER = {
+  ...USER_VIEW,
+  properties: {
+    ...(USER_VIEW.properties as object),
+    token: str(),
+    refresh_token: REFRESH_TOKEN,
+    api_token: str({ description: 'the long-lived api_token (`at_…`), accepted wherever a JWT is until revoked; shown only here' }),
+  },
+  required: [...(USER_VIEW.required as string[]), 'token', 'refresh_token', 'api_token'],
+};
+export const SESSION = obj({ user: USER_VIEW, token: str({ description: 'a bearer JWT' }), refresh_token: REFRESH_TOKEN });
+export const GUEST_SESSION = obj({ user: USER_VIEW, token: str(), refresh_token: REFRESH_TOKEN, recovery_code: orNull(str()), existing: bool() });
+export const RECOVERED_SESSION = obj({
+  user: USER_VIEW,
+  token: str(),
+  refresh_token: REFRESH_TOKEN,
+  recovery_code: str({ description: 'the new code: each works once' }),
+});
+export const REFRESHED_SESSION = obj({ access_token: str(), refresh_token: REFRESH_TOKEN, token_type: { const: 'bearer' }, expires_in: int() });
+export const ISSUED_API_TOKEN = obj({ api_token: str({ description: 'shown only in this reply' }) });
+export const REVOKED_API_TOKENS = obj({ revoked: int({ description: 'how many live api_tokens were revoked' }) });
 export const LOGGED_OUT = obj({ message: str() });
 export const ACCOUNT_STATS = obj(
-  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued'].map((f) => [f, int()])),
+  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued', 'total_posts', 'total_comments', 'total_communities', 'pending_reports'].map((f) => [f, int()])),
 );
 export const ISSUED_API_KEY = obj({
   id: str(),
@@ -65,3 +83,5 @@ export const API_KEY_SUMMARY = obj({
 });
 export const REVOKED_API_KEY = obj({ id: str(), revoked: { const: true } });
 export const API_KEY_LIST = list(API_KEY_SUMMARY);
+export const VERIFIED_USER = obj({ user_id: str(), username: str(), handle: orNull(str()), role: oneOf(ROLES), is_banned: bool() });
+export const SYNCED = obj({ synced: { const: true } });

@@ -5,7 +5,7 @@
  * bidi or invisible characters (`@IsName()`); a username's pattern allows
  * none anyway.
  */
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { ROLES, type Role } from '../../aggregates/accounts/user.events';
 import { API_KEY_TIERS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
 import { IsName } from '../common/body-fields';
@@ -70,6 +70,35 @@ export class GuestRecoverRequest {
   @IsString()
   @Matches(DEVICE_ID_PATTERN, { message: 'device_id must be 1-128 characters of letters, digits, _ . : -' })
   device_id?: string;
+}
+
+export class RefreshRequest {
+  @IsString({ message: 'refresh_token is required' })
+  @IsNotEmpty({ message: 'refresh_token is required' })
+  @MaxLength(4096)
+  refresh_token!: string;
+}
+
+/** POST /auth/sync-user: a peer node's signed user profile (social-routes §1). */
+export class SyncUserRequest {
+  @IsString({ message: 'node_id is required' })
+  @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'node_id must be a node id (1-128 of letters, digits, _ . : -)' })
+  node_id!: string;
+
+  /** the sender's key as it says; must equal the one this node pinned for it */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  node_public_key?: string;
+
+  /** base64 Ed25519 signature of the canonical JSON (sorted keys) of user_data */
+  @IsString({ message: 'signature is required' })
+  @Matches(/^[A-Za-z0-9+/=]{1,200}$/, { message: 'signature must be base64' })
+  signature!: string;
+
+  /** `id`, `username`, `display_name?`, `user_type?` (human, agent, guest), `role?` (never taken as privileged) */
+  @IsObject({ message: 'user_data must be an object' })
+  user_data!: Record<string, unknown>;
 }
 
 export class ChangeRoleRequest {

@@ -24,6 +24,7 @@ import { TurnResponses } from './flows/turn-responses';
 import { VisionFlow } from './flows/vision.flow';
 import { ChatGate } from './gate/chat-gate';
 import { AgentTools } from './tools/agent-tools';
+import { SkillDirectory } from './tools/skills';
 
 @Module({
   imports: [CommonModule, AccountsModule, ComputeModule],
@@ -36,6 +37,7 @@ import { AgentTools } from './tools/agent-tools';
     },
     ChatGate,
     AgentTools,
+    SkillDirectory,
     ActionRunner,
     TurnResponses,
     CasualFlow,

@@ -47,7 +47,7 @@ const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(
 const SCRIPT_HASH = sha256(EMBED_PAGE_SCRIPT);
 const STYLE_HASH = sha256(STYLE);
 
-/** The page's own policy: its inline script and style only, calls to this node only, media from https (a reply's video), framed by `frameAncestors`. */
+/** The page's own policy: its inline script and style only, calls to this node only, media from https (a reply's video) and blob: (the node's speech), framed by `frameAncestors`. */
 export function pageSecurityPolicy(frameAncestors: readonly string[]): string {
   return [
     "default-src 'none'",
@@ -55,7 +55,8 @@ export function pageSecurityPolicy(frameAncestors: readonly string[]): string {
     `style-src ${STYLE_HASH}`,
     "connect-src 'self'",
     "img-src 'self' data:",
-    "media-src 'self' https:",
+    // blob: the node's speech (a WAV fetched from /api/tools/tts/speak) played from memory
+    "media-src 'self' https: blob:",
     `frame-ancestors ${frameAncestors.join(' ')}`,
     "base-uri 'none'",
     "form-action 'none'",

@@ -1,6 +1,6 @@
 /**
  * Integrity: the node's Ed25519 identity, signed node-to-node requests and
- * the §20 answers built on them. Exports the key, the guard and its parts
+ * the §20 answers built on them (the key itself is CommonModule's). Exports the guard and its parts
  * for other node-to-node contexts (federation).
  */
 import { Module } from '@nestjs/common';
@@ -20,7 +20,6 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
   imports: [CommonModule, AccountsModule],
   controllers: [IntegrityController],
   providers: [
-    { provide: NodeKey, useFactory: (config: AppConfig) => NodeKey.load({ dataDir: config.dataDir, privateKey: config.integrity.nodePrivateKey }), inject: [APP_CONFIG] },
     { provide: NODE_KEY_DIRECTORY, useFactory: (config: AppConfig, key: NodeKey, readStore: ReadStore) => new ConfiguredNodeKeys(config, key, readStore), inject: [APP_CONFIG, NodeKey, READ_STORE] },
     { provide: NONCE_STORE, useFactory: (readStore: ReadStore) => new ReadStoreNonceStore(readStore), inject: [READ_STORE] },
     NodeSignatureGuard,
@@ -29,6 +28,6 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
     EvaluateChallengeResponseHandler,
     ChangeNodeStandingHandler,
   ],
-  exports: [NodeKey, NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard],
+  exports: [NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard],
 })
 export class IntegrityModule {}

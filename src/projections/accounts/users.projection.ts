@@ -12,12 +12,15 @@
  * per-document position guard exact.
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Doc, Update } from '../../infrastructure/read-store/read-store.port';
+import type { Doc } from '../../infrastructure/read-store/read-store.port';
+import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
 import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
+import { updateUser, USERS } from './update-user';
+import { USERS_SOCIAL_HANDLERS } from '../social/users.social.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
 
-export const USERS = 'users';
+export { USERS };
 
 export interface UserDoc extends Doc {
   id: string;
@@ -58,6 +61,8 @@ export interface UserDoc extends Doc {
   referral_code: string | null;
   location_sharing_enabled: boolean;
   idle_compute_opt_in: boolean;
+  /** set once the account's personal data was erased (DELETE /users/{id}/data): its credentials stop working */
+  anonymized_at?: string | null;
 }
 
 /** The social fields every new account starts with. */
@@ -108,13 +113,7 @@ function created(event: UserCreated, writer: ProjectionWriter): void {
   });
 }
 
-/**
- * A later change to an account's document (`$set`, `$inc`, ...). Later changes
- * never create a document: an account exists before anything happens to it
- * (log order). The social contexts' handler maps update users through this.
- */
-export const updateUser = (event: { position: number }, writer: ProjectionWriter, userId: string, update: Update): void =>
-  applyOnce(writer, USERS, userId, event, update, { upsert: false });
+export { updateUser };
 
 const change = (event: { position: number }, writer: ProjectionWriter, userId: string, set: Record<string, unknown>): void =>
   updateUser(event, writer, userId, { $set: set });
@@ -129,6 +128,26 @@ const ACCOUNT_HANDLERS = {
     change(event, writer, event.data.user_id, set);
   },
   UserRoleChanged: (event, writer) => change(event, writer, event.data.user_id, { role: event.data.role }),
+  UserSynced: (event, writer) => {
+    const d = event.data;
+    // a new synced account gets the whole document; a later sync of it changes the display name only
+    applyOnce(writer, USERS, d.user_id, event, {
+      $set: { display_name: d.display_name },
+      $setOnInsert: {
+        id: d.user_id,
+        username: d.username,
+        username_key: d.username.toLowerCase(),
+        email: null,
+        role: d.role,
+        user_type: d.user_type,
+        device_id: null,
+        recovery_code_hash: null,
+        created_at: d.at,
+        last_active_at: null,
+        ...NEW_PROFILE,
+      },
+    });
+  },
 } satisfies ProjectionHandlers;
 
 export const usersProjection = defineProjection({
@@ -142,6 +161,8 @@ export const usersProjection = defineProjection({
   ],
   on: {
     ...ACCOUNT_HANDLERS,
+    ...AGENTS_USER_HANDLERS,
     ...USERS_CONTENT_HANDLERS,
+    ...USERS_SOCIAL_HANDLERS,
   },
 });

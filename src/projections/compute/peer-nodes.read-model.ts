@@ -20,6 +20,8 @@ export interface PeerNodeDoc extends Doc {
   joined?: boolean;
   origin_position?: number;
   last_seen_at?: string;
+  /** the peer's identity key (Ed25519, 32 bytes hex, as GET /integrity/public-key shows it), pinned the first time it is seen: a later report cannot replace it */
+  public_key?: string;
 }
 
 /** What a peer reported of itself, at a position of its own log. */
@@ -30,6 +32,8 @@ export interface PeerNodeReport {
   electricity_rate_kwh: number;
   /** true once the node joined as a provider; absent when this report does not say */
   joined?: boolean;
+  /** the node's identity key, pinned on first sight */
+  public_key?: string;
   /** the origin node's global log position of the event: orders reports per node */
   position: number;
   seen_at: string;
@@ -52,5 +56,9 @@ export async function recordPeerNode(store: ReadStore, report: PeerNodeReport): 
   } catch (error) {
     // the document exists with a newer or equal position: already applied
     if (!(error instanceof DuplicateKeyError) && (error as { code?: number }).code !== 11000) throw error;
+  }
+  if (report.public_key) {
+    // trust on first use: only a document without a key takes one
+    await store.collection<PeerNodeDoc>(PEER_NODES).updateOne({ _id: report.node_id, public_key: null }, { $set: { public_key: report.public_key } });
   }
 }

@@ -7,17 +7,8 @@
  * the same deltas, so it stays post_karma + comment_karma + task_karma as
  * long as the task_karma handlers move it by their own deltas too.
  */
-import type { ProjectionWriter } from '../../infrastructure/projections/projection';
-import type { Update } from '../../infrastructure/read-store/read-store.port';
-import { applyOnce } from '../support/apply-once';
+import { updateUser } from '../accounts/update-user';
 import type { ProjectionHandlers } from '../support/define-projection';
-
-/**
- * users.projection.ts's `updateUser`, restated: importing it from there would
- * be a cycle (that file spreads this map).
- */
-const updateUser = (event: { position: number }, writer: ProjectionWriter, userId: string, update: Update): void =>
-  applyOnce(writer, 'users', userId, event, update, { upsert: false });
 
 export const USERS_CONTENT_HANDLERS = {
   PostPublished: (event, writer) => updateUser(event, writer, event.data.author_id, { $inc: { post_count: 1 } }),

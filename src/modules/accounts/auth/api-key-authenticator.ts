@@ -10,6 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DAILY_LIMITS, type ApiKeyTier, originAllowed } from '../../../aggregates/accounts/api-key';
 import type { Role } from '../../../aggregates/accounts/user.events';
+import { ACCOUNT_BANNED } from '../../../aggregates/accounts/user';
 import { DomainError } from '../../../aggregates/shared/domain-error';
 import { Clock } from '../../../infrastructure/clock';
 import { DuplicateKeyError, READ_STORE, type ReadStore } from '../../../infrastructure/read-store/read-store.port';
@@ -57,7 +58,8 @@ export class ApiKeyAuthenticator {
       throw invalid();
     }
     const user = await this.queries.userById(record.user_id);
-    if (!user) throw invalid();
+    if (!user || user.anonymized_at) throw invalid();
+    if (user.is_banned) throw new DomainError('unauthenticated', ACCOUNT_BANNED);
     if (!originAllowed(record.allowed_origins, origin)) throw new DomainError('forbidden', ORIGIN_NOT_ALLOWED);
     await this.consumeDailyQuota(keyId, record.tier as ApiKeyTier);
     return {

@@ -7,7 +7,7 @@ export interface AuthUser {
   username: string;
   role: Role;
   /** how the request proved who it is */
-  via: 'jwt' | 'api_key';
+  via: 'jwt' | 'api_key' | 'api_token';
   /** the JWT's id (null for API keys) */
   tokenId: string | null;
   /** the JWT's expiry (null for API keys) */

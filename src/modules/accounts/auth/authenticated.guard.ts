@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Role } from '../../../aggregates/accounts/user.events';
 import { DomainError } from '../../../aggregates/shared/domain-error';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { ApiTokenAuthenticator } from './api-token-authenticator';
 import type { AuthUser } from './auth-user';
 import { INVALID_TOKEN } from './jwt.strategy';
 
@@ -19,6 +20,7 @@ const ALLOW_API_KEYS = 'auth:apiKeys';
 const API_KEYS_ONLY = 'auth:apiKeysOnly';
 export const API_KEY_REQUIRED = 'This route needs an API key (ak_...), not a bearer JWT';
 const UNIFORM_401 = 'auth:uniform401';
+const ROLE_REFUSAL = 'auth:roleRefusal';
 
 type Request = FastifyRequest & { user?: AuthUser };
 
@@ -46,6 +48,7 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeyAuthenticator,
+    private readonly apiTokens: ApiTokenAuthenticator,
   ) {
     super();
   }
@@ -71,6 +74,8 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
         throw unauthenticated('This route needs a bearer JWT, not an API key');
       }
       request.user = await this.apiKeys.authenticate(credential, originOf(request));
+    } else if (ApiTokenAuthenticator.looksLikeApiToken(credential) && !this.reflector.getAllAndOverride<boolean>(API_KEYS_ONLY, [context.getHandler(), context.getClass()])) {
+      request.user = await this.apiTokens.authenticate(credential);
     } else if (this.reflector.getAllAndOverride<boolean>(API_KEYS_ONLY, [context.getHandler(), context.getClass()])) {
       throw unauthenticated(API_KEY_REQUIRED);
     } else {
@@ -89,7 +94,8 @@ export class AuthenticatedGuard extends AuthGuard('jwt') {
   private checkRole(context: ExecutionContext, user: AuthUser): void {
     const roles = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES, [context.getHandler(), context.getClass()]);
     if (roles?.length && !roles.includes(user.role)) {
-      throw new DomainError('forbidden', `${roles.join(' or ')} role required`);
+      const text = this.reflector.getAllAndOverride<string | undefined>(ROLE_REFUSAL, [context.getHandler(), context.getClass()]);
+      throw new DomainError('forbidden', text ?? `${roles.join(' or ')} role required`);
     }
   }
 }
@@ -104,6 +110,9 @@ export function authenticationRules(handler: object, controller: object): { role
 export function Authenticated(...roles: Role[]): MethodDecorator & ClassDecorator {
   return applyDecorators(SetMetadata(ROLES, roles), UseGuards(AuthenticatedGuard));
 }
+
+/** The 403 text of a caller without the role, where the contract fixes it (`Admin access required`, social-routes §0.2). */
+export const RoleRefusal = (text: string): MethodDecorator & ClassDecorator => SetMetadata(ROLE_REFUSAL, text);
 
 /**
  * Every 401 of the route says `unauthenticated`, whatever was wrong with the

@@ -13,7 +13,8 @@ import { DomainError } from '../../../aggregates/shared/domain-error';
 import { AccountsQueries } from '../accounts.queries';
 import type { AuthUser } from './auth-user';
 import { ServiceSecrets } from './secrets';
-import { type AccessTokenClaims, TokenService } from './token.service';
+import { type AccessTokenClaims, REFRESH_TYPE, TokenService } from './token.service';
+import { ACCOUNT_BANNED } from '../../../aggregates/accounts/user';
 
 export const INVALID_TOKEN = 'Invalid or expired token';
 
@@ -46,11 +47,13 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(claims: AccessTokenClaims): Promise<AuthUser> {
+    if (claims.typ === REFRESH_TYPE) throw new DomainError('unauthenticated', INVALID_TOKEN);
     const [user, revoked] = await Promise.all([
       this.queries.userById(claims.sub),
       this.queries.isTokenRevoked(claims.jti),
     ]);
-    if (!user || revoked) throw new DomainError('unauthenticated', INVALID_TOKEN);
+    if (!user || revoked || user.anonymized_at) throw new DomainError('unauthenticated', INVALID_TOKEN);
+    if (user.is_banned) throw new DomainError('unauthenticated', ACCOUNT_BANNED);
     return {
       id: user.id,
       username: user.username,

@@ -3,7 +3,9 @@
  * conversation's context; speculative: the fast model's answer now plus an
  * expert run wanted in the background (speculative.saga.ts). On the offline
  * engine the answer is the agent's tool that takes the prompt, or a plain
- * statement that conversation needs a language model.
+ * statement that conversation needs a language model. A skill the prompt
+ * names (tools/skills.ts) joins the model's system messages; offline, the
+ * answer says which skill would take it.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConversationState } from '../../../aggregates/chat/conversation';
@@ -11,6 +13,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { LLM, type LanguageModel, type LlmMessage, OFFLINE_DISCLOSURE } from '../../../infrastructure/llm/llm.port';
 import type { ChatRequest } from '../chat-pipeline';
 import { AgentTools } from '../tools/agent-tools';
+import { SkillDirectory, skillMessage } from '../tools/skills';
 import { newId, NO_USAGE, SYSTEM_PROMPT, type Turn, usageOf } from './turn';
 import { TurnResponses } from './turn-responses';
 
@@ -21,6 +24,7 @@ export class CasualFlow {
     private readonly tools: AgentTools,
     private readonly responses: TurnResponses,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly skills: SkillDirectory,
   ) {}
 
   async turn(request: ChatRequest, prompt: string, state: ConversationState, speculative: boolean): Promise<Turn> {
@@ -28,14 +32,17 @@ export class CasualFlow {
     const model = speculative ? (request.modelConfig?.fast_model ?? this.fastModel()) : request.modelConfig?.model;
     const expertRun = speculative ? { runId: newId('expert'), model: request.modelConfig?.expert_model ?? request.modelConfig?.model ?? null } : null;
     const stage = speculative ? 'speculative' : 'casual';
+    const skill = await this.skills.choose(prompt);
     if (this.llm.kind === 'offline') {
       const tool = this.tools.find(prompt);
       const text = tool
         ? `${tool.run(tool.input(prompt))}`
-        : `${OFFLINE_DISCLOSURE} Conversation needs a language model; this node can only run its built-in tools (${this.tools.names.join(', ')}).`;
+        : skill
+          ? `${OFFLINE_DISCLOSURE} The skill "${skill.name}" takes this prompt (${skill.description}); following its instructions needs a language model.`
+          : `${OFFLINE_DISCLOSURE} Conversation needs a language model; this node can only run its built-in tools (${this.tools.names.join(', ')}).`;
       return { move: { kind: 'stay' }, response: this.responses.respond({ response: text, flow_id: flowId, stage, actions_completed: 0, recipe_saved: false }, NO_USAGE), expertRun };
     }
-    const messages: LlmMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...state.context, { role: 'user', content: prompt }];
+    const messages: LlmMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...(skill ? [skillMessage(skill)] : []), ...state.context, { role: 'user', content: prompt }];
     const answer = await this.llm.complete({ messages, model, correlationId: request.correlationId });
     return {
       move: { kind: 'stay' },

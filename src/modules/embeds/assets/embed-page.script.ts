@@ -9,8 +9,10 @@
  *   id kept in localStorage so a reload is the same guest).
  * - Chat: POST /chat {prompt_id, prompt} as that user (same origin).
  * - Plugin mode: audio only. Speech to text with the Web Speech API
- *   (SpeechRecognition captures the microphone) and replies spoken with
- *   speechSynthesis, where the browser has them; a text box otherwise.
+ *   (SpeechRecognition captures the microphone), a text box where the
+ *   browser has none; replies are spoken by the node's text-to-speech tool
+ *   (POST /api/tools/tts/speak, a WAV played from a blob: URL) when it runs,
+ *   by speechSynthesis otherwise.
  * - Tells a framing page what happens: window.parent.postMessage({source:
  *   'agent-embed', event: 'ready' | 'message', data}) (the widget-object
  *   script relays these as its events).
@@ -130,8 +132,26 @@ export const EMBED_PAGE_SCRIPT = String.raw`(function () {
     ask(prompt).then(function (reply) { if (reply && config.mode === 'plugin') speak(reply.text); });
   });
 
-  function speak(text) {
-    if (!('speechSynthesis' in window) || !text) return;
+  // the node's own text-to-speech tool (POST /api/tools/tts/speak, a WAV) when it runs; the browser's voice otherwise
+  var playing = null;
+  async function speak(text) {
+    if (!text) return;
+    try {
+      var res = await fetch('/api/tools/tts/speak', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+        body: JSON.stringify({ text: text.slice(0, 5000) })
+      });
+      if (res.ok) {
+        if (playing) playing.pause();
+        playing = new Audio(URL.createObjectURL(await res.blob()));
+        document.body.setAttribute('data-speech', 'node');
+        await playing.play();
+        return;
+      }
+    } catch (e) { /* fall back to the browser's voice */ }
+    if (!('speechSynthesis' in window)) return;
+    document.body.setAttribute('data-speech', 'browser');
     window.speechSynthesis.cancel();
     window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
   }

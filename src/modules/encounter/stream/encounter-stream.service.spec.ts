@@ -72,7 +72,7 @@ describe('EncounterStreamService', () => {
     expect(calls).toHaveLength(2);
     expect(calls[1]).toEqual({
       groupId: s.groupId,
-      topics: ['com.svc.encounter.sighting', 'com.svc.encounter.swipe', 'com.svc.encounter.match', 'com.svc.encounter.icebreaker'],
+      topics: ['com.svc.encounter.sighting', 'com.svc.encounter.swipe', 'com.svc.encounter.match', 'com.svc.encounter.icebreaker', 'com.svc.social'],
       fromBeginning: false,
     });
     expect(s.groupId).toMatch(/^encounter-stream-node-1-[0-9a-f]{12}$/);

@@ -23,6 +23,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { FastifyReply } from 'fastify';
 import { ENCOUNTER_TOPICS, type EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
 import { DomainError } from '../../../aggregates/shared/domain-error';
+import { SOCIAL_TOPIC } from '../../../aggregates/social/social-topics';
 import { APP_CONFIG, type AppConfig } from '../../../config/config';
 import { BusListener } from '../../../infrastructure/bus/bus-listener';
 import { type BusMessage, MESSAGE_BUS, type MessageBus } from '../../../infrastructure/bus/message-bus.port';
@@ -40,7 +41,8 @@ import {
 import { type EncounterBusValue, SSE_CONNECTED, SseResponse, type StreamMessage } from './sse';
 import { StreamSession } from './stream-session';
 
-const BASE_TOPICS: readonly EncounterTopic[] = Object.values(ENCOUNTER_TOPICS);
+/** the encounter topics, and the social notifications' topic (social-routes §11: the user's SSE stream carries them too) */
+const BASE_TOPICS: readonly (EncounterTopic | typeof SOCIAL_TOPIC)[] = [...Object.values(ENCOUNTER_TOPICS), SOCIAL_TOPIC];
 const SUBSCRIBE_RETRY_MS = 2000;
 /** how long a doorbell waits for the inbox before the bus's own copy is sent */
 export const INBOX_WAIT_MS = 1000;
@@ -54,7 +56,7 @@ export interface StreamConnection {
 
 /** The stream message of a bus message, or null for anything malformed or addressed inconsistently. */
 export function streamMessageOf(message: BusMessage): { userId: string; message: StreamMessage } | null {
-  const topic = message.topic as EncounterTopic;
+  const topic = message.topic as EncounterTopic | typeof SOCIAL_TOPIC;
   const value = message.value as Partial<EncounterBusValue> | null;
   if (!BASE_TOPICS.includes(topic) || !value || typeof value !== 'object') return null;
   const userId = message.key;

@@ -5,14 +5,15 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { EncounterTopic } from '../../../aggregates/encounter/encounter-messages';
+import type { SOCIAL_TOPIC } from '../../../aggregates/social/social-topics';
 import { DomainError } from '../../../aggregates/shared/domain-error';
 
 /** One message for one user, as it leaves the service. */
 export interface StreamMessage {
   /** global log position of the event: the SSE id, strictly increasing per connection */
   position: number;
-  /** base topic, sent as the SSE event name */
-  topic: EncounterTopic;
+  /** base topic, sent as the SSE event name (the social notifications' `com.svc.social` too) */
+  topic: EncounterTopic | typeof SOCIAL_TOPIC;
   /** `<topic>.<user_id>` */
   userTopic: string;
   payload: Record<string, unknown>;
