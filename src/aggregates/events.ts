@@ -34,6 +34,7 @@ import type { SkillEvent } from './engine/skill';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { SocialEncounterEvent } from './proximity/social-encounter';
 import type { FollowEvent } from './social/follow';
 import type { NotificationInboxEvent } from './social/notification-inbox';
 
@@ -65,6 +66,7 @@ export type AnyDomainEvent =
   | NodeStandingEvent
   | ContentEvent
   | FollowEvent
+  | SocialEncounterEvent
   | NotificationInboxEvent
   | RuntimeToolEvent
   | ModelLifecycleEvent

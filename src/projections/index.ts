@@ -34,6 +34,7 @@ import { postsProjection } from './content/posts.projection';
 import { reportsProjection } from './content/reports.projection';
 import { votesProjection } from './content/votes.projection';
 import { followsProjection } from './social/follows.projection';
+import { socialEncountersProjection } from './proximity/social-encounters.projection';
 import { notificationsProjection } from './social/notifications.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -63,6 +64,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   communitiesProjection,
   reportsProjection,
   followsProjection,
+  socialEncountersProjection,
   notificationsProjection,
   agentProfilesProjection,
   tasksProjection,

@@ -10,6 +10,7 @@
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
+ * - EncounterRecordingSaga: CommentPosted (on someone else's post) → RecordSocialEncounter.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -41,8 +42,10 @@ import { ComputeModule } from '../modules/compute/compute.module';
 import { EngineModule } from '../modules/engine/engine.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
+import { ProximityModule } from '../modules/proximity/proximity.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
+import { EncounterRecordingSaga } from './encounter-recording.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
@@ -57,7 +60,7 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, EncounterRecordingSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -72,7 +75,7 @@ const WORKERS = [
 ];
 
 @Module({
-  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
+  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ProximityModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {
