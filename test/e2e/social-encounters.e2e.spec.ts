@@ -2,8 +2,12 @@
  * The durable encounter record over HTTP (social-routes §5, §13): a comment
  * records an encounter between its author and the post's author; the pair's
  * rows, suggestions, bonds, acknowledgement, and concurrent records of one
- * pair counted exactly once each. One app for the file.
+ * pair counted exactly once each; location pings, proximity matches (one per
+ * pair under concurrent pings), and the location settings, whose off switch
+ * erases the stored location. Exact coordinates never leave the service. One
+ * app for the file.
  */
+import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
@@ -117,5 +121,88 @@ describe('encounters over HTTP', () => {
     await Promise.all(Array.from({ length: 10 }, () => comment(dave, postId)));
     await settled(t);
     expect((await get(dave, `/${alice.id}`)).body.data).toEqual([expect.objectContaining({ encounter_count: 10, bond_level: 5 })]);
+  });
+
+  describe('location pings and proximity matches', () => {
+    const here = { lat: 48.137154, lon: 11.576124 };
+    const coordinateDigits = ['48.137154', '11.576124', '48.137514', '11.576224', '-33.86882', '151.20929'];
+    const ping = (user: User, body: Record<string, unknown>) => t.request('POST', `${P}/encounters/location-ping`, { token: user.token, body });
+    const proximityNotices = async (user: User) =>
+      ((await t.request('GET', `${P}/notifications`, { token: user.token })).body.data as Array<{ type: string; source_user_id: string | null }>).filter(
+        (n) => n.type === 'proximity_match',
+      );
+    let pia: User;
+    let pio: User;
+
+    beforeAll(async () => {
+      [pia, pio] = [await register(), await register()];
+    });
+
+    it.each([
+      [{}, 'lat and lon required'],
+      [{ lat: 48.1 }, 'lat and lon required'],
+      [{ lat: 'north', lon: 11 }, 'Invalid coordinates'],
+      [{ lat: 91, lon: 11 }, 'Coordinates out of range'],
+      [{ lat: 48, lon: -180.5 }, 'Coordinates out of range'],
+    ])('given %j, when pinging, then 400 with the contract text', async (body, error) => {
+      const res = await ping(pia, body);
+      expect([res.status, res.body.error]).toEqual([400, error]);
+    });
+
+    it('given two users 40 m apart, when both ping, then one proximity match, both told anonymously, and no route shows their coordinates', async () => {
+      const first = await ping(pia, here);
+      expect([first.status, first.body.data]).toEqual([200, { nearby_count: 0, new_matches: 0, rate_limited: false }]);
+      const second = await ping(pio, { lat: 48.137514, lon: 11.576224, accuracy: 8, device_id: 'phone' });
+      expect(second.body.data).toEqual({ nearby_count: 1, new_matches: 1, rate_limited: false });
+      await settled(t);
+      for (const user of [pia, pio]) expect(await proximityNotices(user)).toEqual([expect.objectContaining({ source_user_id: null })]);
+      const replies = await Promise.all([
+        get(pia, '/nearby-now'),
+        get(pia, '/location-settings'),
+        get(pio, '/nearby'),
+        get(pio, ''),
+        t.request('GET', `${P}/notifications`, { token: pio.token }),
+        t.request('GET', `${P}/users/${pia.id}`, { token: pio.token }),
+      ]);
+      expect(replies[0].body.data).toEqual({ nearby_count: 1 });
+      const wire = JSON.stringify([first.body, second.body, ...replies.map((r) => r.body)]);
+      expect(coordinateDigits.filter((digits) => wire.includes(digits))).toEqual([]);
+    });
+
+    it('given a ping stored less than 30 s ago, when pinging again, then nothing is stored and the reply says rate_limited', async () => {
+      const res = await ping(pia, { lat: here.lat + 0.01, lon: here.lon });
+      expect(res.body.data).toEqual({ nearby_count: 1, rate_limited: true });
+    });
+
+    it('given two users pinging at once 10 m apart, then exactly one match between them', async () => {
+      const [x, y] = [await register(), await register()];
+      const sydney = { lat: -33.86882, lon: 151.20929 };
+      const replies = await Promise.all([ping(x, sydney), ping(y, { lat: sydney.lat + 0.00009, lon: sydney.lon })]);
+      expect(replies.map((r) => r.status)).toEqual([200, 200]);
+      expect(replies.reduce((sum, r) => sum + (r.body.data.new_matches as number), 0)).toBe(1);
+      await settled(t);
+      expect(await proximityNotices(x)).toHaveLength(1);
+      expect(await proximityNotices(y)).toHaveLength(1);
+    });
+
+    it('location settings: sharing off erases the stored location from every read model; PUT turns it back on', async () => {
+      expect((await get(pia, '/location-settings')).body.data).toEqual({ location_sharing_enabled: false, has_location: true });
+      const off = await t.request('PATCH', `${P}/encounters/location-settings`, { token: pia.token, body: { location_sharing_enabled: false } });
+      expect([off.status, off.body.data]).toEqual([200, { location_sharing_enabled: false }]);
+      expect((await get(pia, '/location-settings')).body.data).toEqual({ location_sharing_enabled: false, has_location: false });
+      expect((await get(pio, '/nearby-now')).body.data).toEqual({ nearby_count: 0 });
+      const store = t.app.get<ReadStore>(READ_STORE);
+      const stored = await Promise.all(
+        ['location_pings', 'users', 'proximity_matches', 'notifications', 'social_encounters'].map((name) => store.collection(name).find({})),
+      );
+      const everything = JSON.stringify(stored);
+      expect(['48.137154', '11.576124'].filter((digits) => everything.includes(digits))).toEqual([]);
+      expect(everything).toContain('48.137514'); // pio's location stays: only pia turned sharing off
+      const on = await t.request('PUT', `/social/encounters/location-settings`, { token: pia.token, body: { location_sharing_enabled: true } });
+      expect(on.body.data).toEqual({ location_sharing_enabled: true });
+      expect((await get(pia, '/location-settings')).body.data).toEqual({ location_sharing_enabled: true, has_location: false });
+      const bad = await t.request('PUT', `${P}/encounters/location-settings`, { token: pia.token, body: { location_sharing_enabled: 'yes' } });
+      expect(bad.status).toBe(400);
+    });
   });
 });

@@ -4,7 +4,7 @@
  * is the encounter context's. Literal segments (`suggestions`, `bonds`,
  * `nearby`) win over `{user_id}` in the router.
  */
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ENCOUNTER_NOT_FOUND } from '../../aggregates/proximity/social-encounter';
 import { DomainError } from '../../aggregates/shared/domain-error';
@@ -14,11 +14,12 @@ import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
-import { EnvelopeReply, list, QueryParam, Refusal } from '../common/openapi';
+import { bool, EnvelopeReply, int, list, obj, QueryParam, ReadBody, Refusal } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
-import { AcknowledgeSocialEncounter } from './proximity.commands';
+import { AcknowledgeSocialEncounter, PingLocation, type PingOutcome, SetLocationSharing } from './proximity.commands';
+import { LOCATION_PING_BODY_SCHEMA, LOCATION_SETTINGS_BODY_SCHEMA, locationPingRequest, locationSettingsRequest } from './proximity.requests';
 import {
   encounterView,
   ProximityQueries,
@@ -65,6 +66,46 @@ export class EncountersController {
   @EnvelopeReply(200, list(USER_CARD), "up to 20 people of the caller's region active in the last 24 h; [] without a region")
   async nearby(@CurrentUser() caller: AuthUser): Promise<Envelope<UserCard[]>> {
     return ok(await this.queries.nearby(caller.id, this.clock.now()));
+  }
+
+  @Post('location-ping')
+  @HttpCode(200)
+  @ReadBody(LOCATION_PING_BODY_SCHEMA)
+  @EnvelopeReply(
+    200,
+    obj({ nearby_count: int({ description: 'others within 100 m' }), new_matches: int(), rate_limited: bool() }, ['new_matches']),
+    'one stored ping per 30 s (a faster one answers rate_limited: true); matches with everyone within 100 m',
+  )
+  @Refusal(400, '`lat and lon required`, `Invalid coordinates`, `Coordinates out of range`')
+  async ping(@Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<PingOutcome | Omit<PingOutcome, 'new_matches'>>> {
+    const outcome = await this.commands.execute(new PingLocation({ userId: caller.id, ...locationPingRequest(body) }, context));
+    return ok(outcome.rate_limited ? { nearby_count: outcome.nearby_count, rate_limited: true } : outcome);
+  }
+
+  @Get('nearby-now')
+  @EnvelopeReply(200, obj({ nearby_count: int() }), "others whose live ping lies within 500 m of the caller's last location")
+  async nearbyNow(@CurrentUser() caller: AuthUser): Promise<Envelope<{ nearby_count: number }>> {
+    return ok(await this.queries.nearbyNow(caller.id, this.clock.now()));
+  }
+
+  @Get('location-settings')
+  @EnvelopeReply(200, obj({ location_sharing_enabled: bool(), has_location: bool() }))
+  async locationSettings(@CurrentUser() caller: AuthUser): Promise<Envelope<{ location_sharing_enabled: boolean; has_location: boolean }>> {
+    return ok(await this.queries.locationSettings(caller.id, this.clock.now()));
+  }
+
+  @Patch('location-settings')
+  @ReadBody(LOCATION_SETTINGS_BODY_SCHEMA)
+  @EnvelopeReply(200, obj({ location_sharing_enabled: bool() }), 'turning it off clears the stored location')
+  async setLocationSettings(@Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<{ location_sharing_enabled: boolean }>> {
+    return ok(await this.commands.execute(new SetLocationSharing({ userId: caller.id, ...locationSettingsRequest(body) }, context)));
+  }
+
+  @Put('location-settings')
+  @ReadBody(LOCATION_SETTINGS_BODY_SCHEMA)
+  @EnvelopeReply(200, obj({ location_sharing_enabled: bool() }), 'the same as PATCH')
+  putLocationSettings(@Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<{ location_sharing_enabled: boolean }>> {
+    return this.setLocationSettings(body, caller, context);
   }
 
   @Get(':user_id')

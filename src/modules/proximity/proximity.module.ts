@@ -3,12 +3,17 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { EncountersController } from './encounters.controller';
-import { AcknowledgeSocialEncounterHandler, RecordSocialEncounterHandler } from './proximity.handlers';
+import {
+  AcknowledgeSocialEncounterHandler,
+  PingLocationHandler,
+  RecordSocialEncounterHandler,
+  SetLocationSharingHandler,
+} from './proximity.handlers';
 import { ProximityQueries } from './proximity.queries';
 
 @Module({
   imports: [CommonModule, AccountsModule],
   controllers: [EncountersController],
-  providers: [ProximityQueries, RecordSocialEncounterHandler, AcknowledgeSocialEncounterHandler],
+  providers: [ProximityQueries, RecordSocialEncounterHandler, AcknowledgeSocialEncounterHandler, PingLocationHandler, SetLocationSharingHandler],
 })
 export class ProximityModule {}

@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EncounterRow } from '../../aggregates/proximity/social-encounter';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { USERS, type UserDoc } from '../../projections/accounts/users.projection';
+import { cellAndNeighbours, distanceMeters, type LatLon } from '../../aggregates/proximity/geo';
+import { LOCATION_PINGS, type LocationPingDoc } from '../../projections/proximity/location-pings.projection';
 import { SOCIAL_ENCOUNTERS, type SocialEncounterDoc } from '../../projections/proximity/social-encounters.projection';
 import { AccountsQueries } from '../accounts/accounts.queries';
 import { escapeHtml } from '../common/html-escape';
@@ -41,6 +43,7 @@ const SUMMARY_ROWS = 5000;
 const SUGGESTIONS = 10;
 const NEARBY = 20;
 const ACTIVE_MS = 24 * 3600 * 1000;
+const NEARBY_NOW_M = 500;
 
 export function encounterView(row: Omit<EncounterRow, 'is_mutual_aware'> & { is_mutual_aware?: boolean }): EncounterView {
   const { encounter_id, ...rest } = row;
@@ -151,6 +154,42 @@ export class ProximityQueries {
       .filter((person) => person.maxBond >= 1)
       .sort((x, y) => y.maxBond - x.maxBond || y.total - x.total)
       .map(({ user, total, maxBond, latestAt }) => ({ ...personOf(user), bond_level: maxBond, total_encounters: total, latest_at: latestAt }));
+  }
+
+  /** The caller's stored, unexpired location, or null. */
+  async lastLocation(userId: string, now: Date): Promise<LatLon | null> {
+    const ping = await this.store.collection<LocationPingDoc>(LOCATION_PINGS).findOne({ _id: userId });
+    if (!ping || ping.lat === null || ping.lon === null || !ping.expires_at || ping.expires_at <= now.toISOString()) return null;
+    return { lat: ping.lat, lon: ping.lon };
+  }
+
+  /**
+   * Others whose live ping lies within `radiusMeters` (at most 500) of the point, nearest first: the
+   * point's geohash cell and its neighbours by indexed equality, then the exact distance.
+   */
+  async pingsNear(point: LatLon, radiusMeters: number, exceptUserId: string, now: Date): Promise<Array<{ userId: string; meters: number }>> {
+    const pings = await this.store
+      .collection<LocationPingDoc>(LOCATION_PINGS)
+      .find({ geohash: { $in: cellAndNeighbours(point) }, expires_at: { $gt: now.toISOString() } });
+    return pings
+      .flatMap((ping) => {
+        if (ping.user_id === exceptUserId || ping.lat === null || ping.lon === null) return [];
+        const meters = distanceMeters(point, { lat: ping.lat, lon: ping.lon });
+        return meters <= radiusMeters ? [{ userId: ping.user_id, meters }] : [];
+      })
+      .sort((x, y) => x.meters - y.meters);
+  }
+
+  /** GET /encounters/nearby-now: how many others pinged within 500 m of the caller's last location. */
+  async nearbyNow(userId: string, now: Date): Promise<{ nearby_count: number }> {
+    const here = await this.lastLocation(userId, now);
+    return { nearby_count: here ? (await this.pingsNear(here, NEARBY_NOW_M, userId, now)).length : 0 };
+  }
+
+  /** GET /encounters/location-settings. */
+  async locationSettings(userId: string, now: Date): Promise<{ location_sharing_enabled: boolean; has_location: boolean }> {
+    const [user, here] = await Promise.all([this.accounts.userById(userId), this.lastLocation(userId, now)]);
+    return { location_sharing_enabled: user?.location_sharing_enabled === true, has_location: here !== null };
   }
 
   /** GET /encounters/nearby: up to 20 others of the caller's region active in the last 24 h; [] without a region. */
