@@ -24,4 +24,13 @@ describe('encounter recording saga', () => {
   it('given a comment on one’s own post, then nothing', async () => {
     expect(await saga.react(commentPosted('ann', 'ann'))).toEqual([]);
   });
+
+  it('given a proximity match both sides revealed, then a proximity encounter of the pair, sourced by the match; a one-sided reveal records nothing', async () => {
+    const revealed = (status: string) =>
+      recordedEvent('ProximityRevealed', { match_id: 'pm1', user_a_id: 'ann', user_b_id: 'bob', by: 'bob', status, at: 'x' }, { position: 8, correlationId: 'req-2' });
+    expect(await saga.react(revealed('matched'))).toEqual([
+      expect.objectContaining({ payload: { userIds: ['ann', 'bob'], contextType: 'proximity', contextId: 'pm1', locationLabel: null, source: 'match:pm1' } }),
+    ]);
+    expect(await saga.react(revealed('revealed_b'))).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
- * - EncounterRecordingSaga: CommentPosted (on someone else's post) → RecordSocialEncounter.
+ * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched) → RecordSocialEncounter.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.

@@ -169,12 +169,44 @@ describe('encounters over HTTP', () => {
       expect(coordinateDigits.filter((digits) => wire.includes(digits))).toEqual([]);
     });
 
+    it('reveal: outsiders and unknown ids are refused; one side reveals, then the other, then matched with both profiles and a proximity encounter', async () => {
+      const [pending] = (await get(pia, '/proximity-matches')).body.data as Array<Record<string, unknown>>;
+      expect(pending).toEqual({
+        id: expect.any(String),
+        status: 'pending',
+        distance_bucket: '~50m away',
+        detected_at: expect.any(String),
+        expires_at: expect.any(String),
+        you_revealed: false,
+        other_revealed: false,
+      });
+      const reveal = (user: User, id = pending.id) => t.request('POST', `${P}/encounters/proximity/${id}/reveal`, { token: user.token });
+      expect((await reveal(carol)).body.error).toBe('Not your match');
+      expect(((await reveal(pia, 'pm_nope')) as { status: number }).status).toBe(400);
+      expect((await reveal(pia, 'pm_nope')).body.error).toBe('Match not found or expired');
+      const first = await reveal(pia);
+      expect(first.status).toBe(200);
+      expect(first.body.data).toMatchObject({ status: pia.id < pio.id ? 'revealed_a' : 'revealed_b', you_revealed: true, other_revealed: false });
+      expect((await reveal(pia)).body.error).toBe('Already revealed');
+      expect((await get(pio, '/proximity-matches?status=pending')).body.data).toEqual([]);
+      expect((await get(pio, '/proximity-matches')).body.data[0]).toMatchObject({ you_revealed: false, other_revealed: true });
+      const both = await reveal(pio);
+      expect(both.body.data).toMatchObject({ status: 'matched' });
+      expect([both.body.data.user_a.id, both.body.data.user_b.id].sort()).toEqual([pia.id, pio.id].sort());
+      expect(both.body.data).not.toHaveProperty('you_revealed');
+      expect((await reveal(pia)).body.error).toBe('Already matched');
+      expect((await get(pia, '/proximity-matches?status=bogus')).status).toBe(400);
+      expect((await get(pia, '/proximity-matches?status=pending&status=matched')).status).toBe(400);
+      await settled(t);
+      expect((await get(pia, `/${pio.id}`)).body.data).toEqual([expect.objectContaining({ context_type: 'proximity', context_id: pending.id, encounter_count: 1 })]);
+    });
+
     it('given a ping stored less than 30 s ago, when pinging again, then nothing is stored and the reply says rate_limited', async () => {
       const res = await ping(pia, { lat: here.lat + 0.01, lon: here.lon });
       expect(res.body.data).toEqual({ nearby_count: 1, rate_limited: true });
     });
 
-    it('given two users pinging at once 10 m apart, then exactly one match between them', async () => {
+    it('given two users pinging at once 10 m apart, then exactly one match between them; revealing at once, one matched', async () => {
       const [x, y] = [await register(), await register()];
       const sydney = { lat: -33.86882, lon: 151.20929 };
       const replies = await Promise.all([ping(x, sydney), ping(y, { lat: sydney.lat + 0.00009, lon: sydney.lon })]);
@@ -183,6 +215,14 @@ describe('encounters over HTTP', () => {
       await settled(t);
       expect(await proximityNotices(x)).toHaveLength(1);
       expect(await proximityNotices(y)).toHaveLength(1);
+      // both reveal at once: the pair's stream orders them, so one reveal and one match, one encounter
+      const [match] = (await get(x, '/proximity-matches')).body.data as Array<{ id: string }>;
+      const reveals = await Promise.all([x, y].map((user) => t.request('POST', `${P}/encounters/proximity/${match.id}/reveal`, { token: user.token })));
+      const statuses = reveals.map((r) => r.body.data.status as string);
+      expect(statuses.filter((status) => status === 'matched')).toHaveLength(1);
+      expect(statuses.filter((status) => /^revealed_[ab]$/.test(status))).toHaveLength(1);
+      await settled(t);
+      expect((await get(x, `/${y.id}`)).body.data).toEqual([expect.objectContaining({ context_type: 'proximity', encounter_count: 1 })]);
     });
 
     it('location settings: sharing off erases the stored location from every read model; PUT turns it back on', async () => {

@@ -25,3 +25,26 @@ describe('proximity pair', () => {
 
   it('the pair has one stream whoever pinged', () => expect(proximityPairStreamId('bob', 'ann')).toBe(proximityPairStreamId('ann', 'bob')));
 });
+
+describe('proximity reveal', () => {
+  const reveal = (callerId: string, matchId = 'pm1'): ProximityPairCommand => ({ kind: 'reveal', matchId, callerId });
+  const matched = history(detect());
+
+  it('given a pending match, when one side reveals, then its side is revealed; when the other does, then matched', () => {
+    const first = given(...matched).when(reveal('bob')).events();
+    expect(first.map((e) => e.data)).toEqual([{ match_id: 'pm1', user_a_id: 'ann', user_b_id: 'bob', by: 'bob', status: 'revealed_b', at: t0.toISOString() }]);
+    expect(given(...matched, ...first).when(reveal('ann')).events()[0].data).toMatchObject({ status: 'matched', by: 'ann' });
+  });
+
+  it.each([
+    ['an unknown match', [] as string[], reveal('ann', 'other'), 'Match not found or expired'],
+    ['someone outside the pair', [], reveal('eve'), 'Not your match'],
+    ['a side that already revealed', ['ann'], reveal('ann'), 'Already revealed'],
+    ['a matched pair', ['ann', 'bob'], reveal('ann'), 'Already matched'],
+  ])('given %s, when revealing, then 400 with its text', (_name, revealed, command, message) => {
+    const past = history(detect(), ...revealed.map((who) => reveal(who)));
+    given(...past).when(command).thenRefused('invalid', message);
+  });
+
+  it('given a match 4 h old, when revealing, then it has expired', () => given(...matched).when(reveal('ann'), at(4 * 3600)).thenRefused('invalid', 'Match not found or expired'));
+});

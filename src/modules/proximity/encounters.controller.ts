@@ -6,6 +6,7 @@
  */
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { MATCH_NOT_FOUND, NOT_YOUR_MATCH } from '../../aggregates/proximity/proximity-pair';
 import { ENCOUNTER_NOT_FOUND } from '../../aggregates/proximity/social-encounter';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { Clock } from '../../infrastructure/clock';
@@ -14,14 +15,17 @@ import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
-import { bool, EnvelopeReply, int, list, obj, QueryParam, ReadBody, Refusal } from '../common/openapi';
+import { bool, EnvelopeReply, int, list, obj, oneOf, QueryParam, ReadBody, Refusal } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
-import { AcknowledgeSocialEncounter, PingLocation, type PingOutcome, SetLocationSharing } from './proximity.commands';
+import { AcknowledgeSocialEncounter, PingLocation, type PingOutcome, RevealProximityMatch, SetLocationSharing } from './proximity.commands';
 import { LOCATION_PING_BODY_SCHEMA, LOCATION_SETTINGS_BODY_SCHEMA, locationPingRequest, locationSettingsRequest } from './proximity.requests';
 import {
   encounterView,
+  MATCH_STATUSES,
+  type MatchStatus,
+  type MatchView,
   ProximityQueries,
   type EncounterBond,
   type EncounterSuggestion,
@@ -29,6 +33,7 @@ import {
   type EncounterWithOther,
   type UserCard,
 } from './proximity.queries';
+import { MATCH_VIEW } from './proximity.replies';
 import { ENCOUNTER, ENCOUNTER_BOND, ENCOUNTER_LIST, ENCOUNTER_SUGGESTION, ENCOUNTER_WITH_OTHER, USER_CARD } from './proximity.replies';
 
 const ENCOUNTERS_PAGE = { defaultLimit: 20, cap: 50 };
@@ -106,6 +111,29 @@ export class EncountersController {
   @EnvelopeReply(200, obj({ location_sharing_enabled: bool() }), 'the same as PATCH')
   putLocationSettings(@Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<{ location_sharing_enabled: boolean }>> {
     return this.setLocationSettings(body, caller, context);
+  }
+
+  @Get('proximity-matches')
+  @EnvelopeReply(200, list(MATCH_VIEW), "the caller's proximity matches, newest first; expired ones only with status=expired")
+  @QueryParam('status', oneOf(MATCH_STATUSES))
+  async proximityMatches(@Query() query: { status?: unknown }, @CurrentUser() caller: AuthUser): Promise<Envelope<MatchView[]>> {
+    const status = typeof query.status === 'string' ? query.status.trim() || null : query.status === undefined ? null : String(query.status);
+    if (status && !(MATCH_STATUSES as readonly string[]).includes(status)) throw new DomainError('invalid', `status must be one of ${MATCH_STATUSES.join(', ')}`);
+    return ok(await this.queries.matchesOf(caller.id, status as MatchStatus | null, this.clock.now()));
+  }
+
+  @Post('proximity/:match_id/reveal')
+  @HttpCode(200)
+  @EnvelopeReply(200, MATCH_VIEW, 'pending → revealed_a / revealed_b → matched; once matched the two profiles')
+  @Refusal(400, '`Match not found or expired`, `Not your match`, `Already matched`, `Already revealed`')
+  async reveal(@Param('match_id') matchId: string, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<MatchView>> {
+    const match = await this.queries.match(matchId);
+    if (!match) throw new DomainError('invalid', MATCH_NOT_FOUND);
+    if (match.user_a_id !== caller.id && match.user_b_id !== caller.id) throw new DomainError('invalid', NOT_YOUR_MATCH);
+    const otherUserId = match.user_a_id === caller.id ? match.user_b_id : match.user_a_id;
+    await this.commands.execute(new RevealProximityMatch({ matchId, callerId: caller.id, otherUserId }, context));
+    const revealed = await this.queries.match(matchId);
+    return ok(await this.queries.matchView(revealed ?? match, caller.id, this.clock.now()));
   }
 
   @Get(':user_id')

@@ -2,6 +2,7 @@
 import type { CommandInput } from '../../aggregates/shared/decider';
 import type { EncounterRow, SocialEncounterCommand } from '../../aggregates/proximity/social-encounter';
 import type { UserLocationCommand } from '../../aggregates/proximity/user-location';
+import type { ProximityPairCommand } from '../../aggregates/proximity/proximity-pair';
 import { DomainCommand } from '../common/domain-command';
 
 /** Records one encounter of a pair in a context; null when its source was already recorded. */
@@ -21,3 +22,6 @@ export class PingLocation extends DomainCommand<CommandInput<UserLocationCommand
 
 /** Turns location sharing on or off; off clears the stored location. */
 export class SetLocationSharing extends DomainCommand<CommandInput<UserLocationCommand, 'setSharing'>, { location_sharing_enabled: boolean }> {}
+
+/** Reveals the caller's side of a proximity match (the pair named by the match); both sides revealed: matched. */
+export class RevealProximityMatch extends DomainCommand<CommandInput<ProximityPairCommand, 'reveal'> & { otherUserId: string }, void> {}

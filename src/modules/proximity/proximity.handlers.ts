@@ -10,7 +10,14 @@ import { randomHex } from '../common/random-ids';
 import { MATCH_RADIUS_M, proximityPairDecider, proximityPairStreamId } from '../../aggregates/proximity/proximity-pair';
 import { userLocationDecider, userLocationStreamId } from '../../aggregates/proximity/user-location';
 import { Clock } from '../../infrastructure/clock';
-import { AcknowledgeSocialEncounter, PingLocation, type PingOutcome, RecordSocialEncounter, SetLocationSharing } from './proximity.commands';
+import {
+  AcknowledgeSocialEncounter,
+  PingLocation,
+  type PingOutcome,
+  RecordSocialEncounter,
+  RevealProximityMatch,
+  SetLocationSharing,
+} from './proximity.commands';
 import { ProximityQueries } from './proximity.queries';
 
 /** How many of the nearest people one ping tries to match. */
@@ -83,5 +90,14 @@ export class SetLocationSharingHandler implements ICommandHandler<SetLocationSha
   async execute({ payload, context }: SetLocationSharing): Promise<{ location_sharing_enabled: boolean }> {
     const { state } = await this.executor.execute(userLocationDecider, userLocationStreamId(payload.userId), { kind: 'setSharing', ...payload }, context);
     return { location_sharing_enabled: state.sharing };
+  }
+}
+
+@CommandHandler(RevealProximityMatch)
+export class RevealProximityMatchHandler implements ICommandHandler<RevealProximityMatch> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { matchId, callerId, otherUserId }, context }: RevealProximityMatch): Promise<void> {
+    await this.executor.execute(proximityPairDecider, proximityPairStreamId(callerId, otherUserId), { kind: 'reveal', matchId, callerId }, context);
   }
 }

@@ -7,6 +7,7 @@ import {
   AcknowledgeSocialEncounterHandler,
   PingLocationHandler,
   RecordSocialEncounterHandler,
+  RevealProximityMatchHandler,
   SetLocationSharingHandler,
 } from './proximity.handlers';
 import { ProximityQueries } from './proximity.queries';
@@ -14,6 +15,6 @@ import { ProximityQueries } from './proximity.queries';
 @Module({
   imports: [CommonModule, AccountsModule],
   controllers: [EncountersController],
-  providers: [ProximityQueries, RecordSocialEncounterHandler, AcknowledgeSocialEncounterHandler, PingLocationHandler, SetLocationSharingHandler],
+  providers: [ProximityQueries, RecordSocialEncounterHandler, AcknowledgeSocialEncounterHandler, PingLocationHandler, SetLocationSharingHandler, RevealProximityMatchHandler],
 })
 export class ProximityModule {}

@@ -5,6 +5,7 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
 import { USERS, type UserDoc } from '../../projections/accounts/users.projection';
 import { cellAndNeighbours, distanceMeters, type LatLon } from '../../aggregates/proximity/geo';
 import { LOCATION_PINGS, type LocationPingDoc } from '../../projections/proximity/location-pings.projection';
+import { PROXIMITY_MATCHES, type ProximityMatchDoc } from '../../projections/proximity/proximity-matches.projection';
 import { SOCIAL_ENCOUNTERS, type SocialEncounterDoc } from '../../projections/proximity/social-encounters.projection';
 import { AccountsQueries } from '../accounts/accounts.queries';
 import { escapeHtml } from '../common/html-escape';
@@ -38,12 +39,27 @@ export interface EncounterBond {
   latest_at: string;
 }
 
+export const MATCH_STATUSES = ['pending', 'revealed_a', 'revealed_b', 'matched', 'expired'] as const;
+export type MatchStatus = (typeof MATCH_STATUSES)[number];
+export interface MatchView {
+  id: string;
+  status: MatchStatus;
+  distance_bucket: string;
+  detected_at: string;
+  expires_at: string;
+  user_a?: UserCard | { id: string };
+  user_b?: UserCard | { id: string };
+  you_revealed?: boolean;
+  other_revealed?: boolean;
+}
+
 /** How many of a user's rows the per-person summaries look at (the most recent ones). */
 const SUMMARY_ROWS = 5000;
 const SUGGESTIONS = 10;
 const NEARBY = 20;
 const ACTIVE_MS = 24 * 3600 * 1000;
 const NEARBY_NOW_M = 500;
+const MATCHES = 200;
 
 export function encounterView(row: Omit<EncounterRow, 'is_mutual_aware'> & { is_mutual_aware?: boolean }): EncounterView {
   const { encounter_id, ...rest } = row;
@@ -190,6 +206,34 @@ export class ProximityQueries {
   async locationSettings(userId: string, now: Date): Promise<{ location_sharing_enabled: boolean; has_location: boolean }> {
     const [user, here] = await Promise.all([this.accounts.userById(userId), this.lastLocation(userId, now)]);
     return { location_sharing_enabled: user?.location_sharing_enabled === true, has_location: here !== null };
+  }
+
+  /** A match by id, or null. */
+  match(matchId: string): Promise<ProximityMatchDoc | null> {
+    return this.store.collection<ProximityMatchDoc>(PROXIMITY_MATCHES).findOne({ _id: matchId });
+  }
+
+  /** GET /encounters/proximity-matches: the caller's matches, newest first; expired ones only when asked for by status. */
+  async matchesOf(userId: string, status: MatchStatus | null, now: Date): Promise<MatchView[]> {
+    const docs = await this.store
+      .collection<ProximityMatchDoc>(PROXIMITY_MATCHES)
+      .find({ $or: [{ user_a_id: userId }, { user_b_id: userId }] }, { sort: { detected_at: -1 }, limit: MATCHES });
+    const views = await Promise.all(docs.map((doc) => this.matchView(doc, userId, now)));
+    return views.filter((view) => (status ? view.status === status : view.status !== 'expired'));
+  }
+
+  /** The match view (§13) as the caller sees it: the two profiles once matched, else who revealed. */
+  async matchView(doc: ProximityMatchDoc, callerId: string, now: Date): Promise<MatchView> {
+    const status = (doc.status !== 'matched' && doc.expires_at <= now.toISOString() ? 'expired' : doc.status) as MatchStatus;
+    const base = { id: doc._id, status, distance_bucket: doc.distance_bucket, detected_at: doc.detected_at, expires_at: doc.expires_at };
+    if (status === 'matched') {
+      const users = await this.accounts.usersByIds([doc.user_a_id, doc.user_b_id]);
+      const card = (id: string) => (users.has(id) ? userCard(users.get(id)!) : { id });
+      return { ...base, user_a: card(doc.user_a_id), user_b: card(doc.user_b_id) };
+    }
+    const mine = callerId === doc.user_a_id ? doc.revealed_a : doc.revealed_b;
+    const theirs = callerId === doc.user_a_id ? doc.revealed_b : doc.revealed_a;
+    return { ...base, you_revealed: mine === true, other_revealed: theirs === true };
   }
 
   /** GET /encounters/nearby: up to 20 others of the caller's region active in the last 24 h; [] without a region. */

@@ -37,3 +37,17 @@ export const ENCOUNTER_BOND = obj({
   latest_at: str({ format: 'date-time' }),
 });
 export const ENCOUNTER_LIST = list(ENCOUNTER);
+export const MATCH_VIEW = obj(
+  {
+    id: str(),
+    status: oneOf(['pending', 'revealed_a', 'revealed_b', 'matched', 'expired']),
+    distance_bucket: oneOf(['~50m away', '~100m away', '~200m away', '~500m away']),
+    detected_at: str({ format: 'date-time' }),
+    expires_at: str({ format: 'date-time' }),
+    user_a: obj({ id: str() }, [], { additionalProperties: true, description: 'once matched' }),
+    user_b: obj({ id: str() }, [], { additionalProperties: true, description: 'once matched' }),
+    you_revealed: bool({ description: 'before matched' }),
+    other_revealed: bool({ description: 'before matched' }),
+  },
+  ['user_a', 'user_b', 'you_revealed', 'other_revealed'],
+);
