@@ -30,7 +30,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { SCORE_WEIGHTS, type ScoringEventType, TRACKS, type Track, type TrackPoints } from '../src/aggregates/contest/scoring';
-import { type WalletEvent, walletStreamId } from '../src/aggregates/contest/wallet';
+import { type SparkAwarded, type WalletEvent, walletStreamId } from '../src/aggregates/contest/wallet';
 import { type UserEvent, userStreamId } from '../src/aggregates/accounts/user.events';
 import type { AppendResult, EventMetadata, NewEvent, RecordedEvent } from '../src/infrastructure/event-store/event-store.port';
 import { NO_STREAM } from '../src/infrastructure/event-store/event-store.port';
@@ -263,7 +263,7 @@ export function foldContestReadModel(events: Iterable<{ position: number; type: 
       }
       profiles.set(d.user_id, { _id: d.user_id, username: d.username, display_name: d.display_name, _pos: e.position });
     } else if (e.type === 'SparkAwarded') {
-      const d = e.data as WalletEvent['data'];
+      const d = e.data as SparkAwarded['data'];
       const profile = profiles.get(d.user_id);
       const names = { username: (profile?.username as string) ?? null, display_name: (profile?.display_name as string) ?? null };
       let wallet = wallets.get(d.user_id);

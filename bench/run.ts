@@ -40,6 +40,14 @@
  *  10. A2A message/send req/s through the JSON-RPC endpoint (offline engine,
  *      REUSE of saved recipes, spread over BENCH_A2A_AGENTS agents) vs GET
  *      /health on the same app
+ *  11. social feeds: /feed/all (new, hot), /feed/trending and /feed p50/p99 at
+ *      100,000 posts and 10,000 users (ContentQueries on the posts read model)
+ *      vs a naive scan and sort of the same data; POST /posts/{id}/upvote and
+ *      /downvote req/s vs GET /health on the same app
+ *  12. regional replay events/s (a regional node process pulling a central
+ *      node process's log over HTTP, appending and checkpointing it, its
+ *      projections building alongside) vs reading the same log locally in
+ *      pages of the same size
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -60,6 +68,8 @@ import { isSkipped, part, runContestBench } from './contest.bench';
 import { type ContestReadsResult, ms } from './contest-reads.bench';
 import { runEncounterChatBench } from './encounter-chat.bench';
 import { runA2aBench } from './a2a.bench';
+import { runContentFeedsBench } from './content-feeds.bench';
+import { runFederationBench } from './federation.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -145,6 +155,20 @@ const settings = {
     seconds: envNumber('BENCH_V1_SECONDS', 5),
     keys: envNumber('BENCH_V1_KEYS', 400),
   },
+  contentFeeds: {
+    posts: envNumber('BENCH_FEED_POSTS', 100_000),
+    users: envNumber('BENCH_FEED_USERS', 10_000),
+    calls: envNumber('BENCH_FEED_CALLS', 300),
+    maxSeconds: envNumber('BENCH_FEED_SECONDS', 5),
+    voteSeconds: envNumber('BENCH_VOTE_SECONDS', 5),
+    voters: envNumber('BENCH_VOTE_VOTERS', 200),
+    votePosts: envNumber('BENCH_VOTE_POSTS', 50),
+    connections: envNumber('BENCH_VOTE_CONNECTIONS', 64),
+  },
+  federation: {
+    events: envNumber('BENCH_FEDERATION_EVENTS', 20_000),
+    pageSize: envNumber('BENCH_FEDERATION_PAGE_SIZE', 500),
+  },
   a2a: {
     agents: envNumber('BENCH_A2A_AGENTS', 32),
     connections: envNumber('BENCH_CONNECTIONS', 64),
@@ -193,7 +217,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 10;
+const SECTIONS = 12;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -229,6 +253,8 @@ async function main(): Promise<void> {
   // sections 9 and 10 likewise, per part; an app that cannot start, or a failed setup, skips the section
   const v1 = await run(9, () => part('section 9', () => runOpenAiApiBench(settings.openAiApi)));
   const a2a = await run(10, () => part('section 10', () => runA2aBench(settings.a2a)));
+  const content = await run(11, () => part('section 11', () => runContentFeedsBench(settings.contentFeeds)));
+  const federation = await run(12, () => orFailed('section 12', () => runFederationBench(settings.federation)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -442,6 +468,37 @@ async function main(): Promise<void> {
     ]);
   } else if (a2a) {
     rows.push(skippedRow('A2A message/send', a2a.skipped));
+  }
+  if (content && !isSkipped(content)) {
+    for (const feed of content.feeds) {
+      rows.push([
+        `${feed.name} p99 (${int(content.posts)} posts)`,
+        `${ms(feed.indexed.p99)} ms`,
+        'naive scan + sort, p99',
+        `${ms(feed.naive.p99)} ms`,
+        ratio(feed.indexed.p99, feed.naive.p99),
+      ]);
+    }
+    rows.push([
+      `post votes (${settings.contentFeeds.voters} voters)`,
+      `${int(content.votes.requestsPerSecond)} req/s`,
+      'GET /health, same app',
+      `${int(content.health.requestsPerSecond)} req/s`,
+      ratio(content.votes.requestsPerSecond, content.health.requestsPerSecond),
+    ]);
+  } else if (content) {
+    rows.push(skippedRow('social feeds and votes', content.skipped));
+  }
+  if (federation && !isSkipped(federation)) {
+    rows.push([
+      `regional replay (${int(federation.events)} events, two processes)`,
+      `${int(federation.replay.eventsPerSecond)} events/s`,
+      'readSealed pages, same log, locally',
+      `${int(federation.localRead.eventsPerSecond)} events/s`,
+      ratio(federation.replay.eventsPerSecond, federation.localRead.eventsPerSecond),
+    ]);
+  } else if (federation) {
+    rows.push(skippedRow('regional replay', federation.skipped));
   }
   if (core) {
     const { http: h, commands: c, ready: r, memory: m } = core;

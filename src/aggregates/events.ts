@@ -31,6 +31,7 @@ import type { CodingEvent } from './engine/coding';
 import type { ModelLifecycleEvent } from './engine/model-lifecycle';
 import type { RuntimeToolEvent } from './engine/runtime-tool';
 import type { SkillEvent } from './engine/skill';
+import type { FederationNodeEvent } from './federation/federation-node';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
@@ -75,7 +76,8 @@ export type AnyDomainEvent =
   | RuntimeToolEvent
   | ModelLifecycleEvent
   | CodingEvent
-  | SkillEvent;
+  | SkillEvent
+  | FederationNodeEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

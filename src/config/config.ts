@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type A2aConfig, loadA2aConfig } from './a2a.config';
+import { type FeedsConfig, loadFeedsConfig } from './feeds.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
@@ -19,6 +20,7 @@ import { type LlmConfig, loadLlmConfig } from './llm.config';
 import { resolveNodeId } from './node-identity';
 import { loadObservabilityConfig, type ObservabilityConfig } from './observability.config';
 import { loadSecurityConfig, type SecurityConfig } from './security.config';
+import { type FederationConfig, loadFederationConfig } from './federation.config';
 import { NODE_TIERS, type NodeTier } from './node-tier';
 
 export type { NodeTier };
@@ -66,6 +68,8 @@ export interface AppConfig {
   integrationEvents: boolean;
   nodeId: string;
   nodeTier: NodeTier;
+  /** regional replay and the node registry (federation.config.ts) */
+  federation: FederationConfig;
   bodyLimitBytes: number;
   readYourWritesTimeoutMs: number;
   /** aggregate states kept in memory by stream (0: fold every stream on every command) */
@@ -93,6 +97,7 @@ export interface AppConfig {
   v1: { modelId: string };
   /** the A2A endpoint's card URL and gateway probing (A2A_*) */
   a2a: A2aConfig;
+  feeds: FeedsConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -221,9 +226,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (projections === 'off' && readStore === 'embedded') {
     throw new ConfigError('PROJECTIONS', 'off needs a shared read store (READ_STORE=mongodb): embedded read models live in one process');
   }
+  const port = integer(env, 'PORT', 6777, 0, 65535);
+  const host = raw(env, 'HOST') ?? '0.0.0.0';
   return {
-    port: integer(env, 'PORT', 6777, 0, 65535),
-    host: raw(env, 'HOST') ?? '0.0.0.0',
+    port,
+    host,
     dataDir,
     eventStore,
     readStore,
@@ -235,6 +242,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     integrationEvents: flag(env, 'INTEGRATION_EVENTS', bus === 'kafka'),
     nodeId: id,
     nodeTier,
+    federation: loadFederationConfig(env, nodeTier, host, port),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
     aggregateCacheSize: integer(env, 'AGGREGATE_CACHE_SIZE', 10000, 0, 10_000_000),
@@ -253,6 +261,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     chat: loadChatConfig(env),
     v1: { modelId: v1ModelId(env) },
     a2a: loadA2aConfig(env),
+    feeds: loadFeedsConfig(env),
     security: loadSecurityConfig(env),
     http: loadHttpConfig(env),
     observability: loadObservabilityConfig(env),

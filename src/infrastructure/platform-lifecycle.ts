@@ -53,7 +53,8 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     await this.projections.start();
-    await this.sagas.start();
+    // A regional node replaying central's log writes nothing of its own: central's sagas react, and their events arrive replicated.
+    if (this.config.federation.upstreamUrl === null) await this.sagas.start();
     await this.relays.start();
     // Ready means the read models reflect every event committed before start.
     void this.catchUpThenReady();

@@ -25,6 +25,7 @@ import { codingRunsProjection } from './engine/coding-runs.projection';
 import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
 import { skillsProjection } from './engine/skills.projection';
+import { federationNodesProjection } from './federation/federation-nodes.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
@@ -78,4 +79,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   engineModelsProjection,
   codingRunsProjection,
   skillsProjection,
+  federationNodesProjection,
 ];

@@ -9,6 +9,7 @@
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
+ * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
  * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched) → RecordSocialEncounter.
  *
@@ -46,6 +47,7 @@ import { ProximityModule } from '../modules/proximity/proximity.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
+import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
@@ -60,7 +62,7 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, EncounterRecordingSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 

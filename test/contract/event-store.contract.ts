@@ -10,6 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '../../src/infrastructure/event-store/event-store.port';
 import { chainHash, eventHash, verifyLog } from '../../src/infrastructure/event-store/hash-chain';
+import { appendReplicated, type ReplicatedEvent, ReplicationDivergenceError } from '../../src/infrastructure/federation/append-replicated';
 import { eventually } from '../support/eventually';
 
 /**
@@ -465,6 +466,49 @@ export function describeEventStoreContract(
         expect(verification.broken).toBeNull();
         expect(verification).toMatchObject({ ok: true, head: { position: await store.headPosition() } });
         expect(verification.checked - verification.unsealed).toBeGreaterThanOrEqual(47);
+      });
+    });
+
+    describe('replicated appends (federation)', () => {
+      /** Events as another node's log holds them: ids, streams and revisions fixed upstream. */
+      function upstreamPage(): ReplicatedEvent[] {
+        const [a, b] = [newStreamId(), newStreamId()];
+        const at = (streamId: string, revision: number): ReplicatedEvent => ({ streamId, revision, ...newEvent() });
+        return [at(a, 0), at(b, 0), at(a, 1), at(a, 2), at(b, 1)];
+      }
+
+      it('given a page of another log, when it is appended, then every event keeps its id, stream, revision and the global order', async () => {
+        const head = await store.headPosition();
+        const page = upstreamPage();
+
+        expect(await appendReplicated(store, page)).toEqual({ appended: 5, skipped: 0 });
+
+        const stored = (await store.readAll({ after: head })).filter(isIn(page[0].streamId, page[1].streamId));
+        expect(stored.map((e) => [e.metadata.eventId, e.streamId, e.revision])).toEqual(page.map((e) => [e.metadata.eventId, e.streamId, e.revision]));
+      });
+
+      it('given a page already appended (a crash before the checkpoint), when it is appended again, then nothing is appended twice', async () => {
+        const page = upstreamPage();
+        await appendReplicated(store, page.slice(0, 3));
+
+        expect(await appendReplicated(store, page)).toEqual({ appended: 2, skipped: 3 });
+        expect(await store.readStream(page[0].streamId)).toHaveLength(3);
+        expect(await store.readStream(page[1].streamId)).toHaveLength(2);
+      });
+
+      it('given a replicated stream this node wrote into, when the upstream event at that revision arrives, then replication refuses to fork the log', async () => {
+        const [first, , second] = upstreamPage();
+        await appendReplicated(store, [first]);
+        await store.append(first.streamId, [newEvent()], 0);
+
+        await expect(appendReplicated(store, [{ ...second, streamId: first.streamId }])).rejects.toBeInstanceOf(ReplicationDivergenceError);
+      });
+
+      it('given a page that skips a revision, when it is appended, then it is refused and nothing of the stream is written', async () => {
+        const [first, , , third] = upstreamPage();
+
+        await expect(appendReplicated(store, [third])).rejects.toBeInstanceOf(ReplicationDivergenceError);
+        expect(await store.readStream(first.streamId)).toEqual([]);
       });
     });
 

@@ -26,11 +26,13 @@ const both = (path: string) => [`/api/social${path}`, `/social${path}`];
 const OPTIONAL_VIEWER = [
   ...['/posts', '/posts/:id', '/posts/:id/likes', '/posts/:id/comments', '/comments/:id/likes'],
   ...['/communities', '/communities/:name', '/communities/:name/posts', '/communities/:name/members'],
-  ...['/feed/all', '/feed/trending', '/feed/agents', '/discovery/communities', '/search'],
+  ...['/feed/all', '/feed/trending', '/feed/agents', '/feed/agent-spotlight', '/discovery/communities', '/search'],
+  ...['/feeds/rss', '/feeds/atom', '/feeds/json', '/users/:id/feed.rss', '/communities/:id/feed.rss'],
   // the agents context's reads
   ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
   ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
+OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
 /**
  * Open to anyone: probes, metrics (no METRICS_TOKEN in this app), the API's
@@ -135,6 +137,9 @@ const ROLE_RESTRICTED = new Set([
   ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
   ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
   ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
+  // federation's node registry (issue 17)
+  ...both('/federation/nodes').map((path) => `GET ${path}`),
+  ...both('/federation/nodes/:id/approve').map((path) => `POST ${path}`),
   // moderation of content (§12): moderators (role operator or admin), deleting admins only
   ...['/moderation/reports', '/admin/moderation/reports', '/admin/moderation/reports/:id'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
@@ -150,7 +155,12 @@ const ROLE_RESTRICTED = new Set([
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
 
 /** Node-to-node routes: a node's signature only (modules/integrity/node-signature.guard.ts); a login token is 401 there. */
-const NODE_SIGNED = new Set([...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`));
+const NODE_SIGNED = new Set([
+  ...[...both('/integrity/challenge'), ...both('/integrity/challenge-response')].map((path) => `POST ${path}`),
+  // federation: a node registers signing with the key it registers; approved nodes read the log
+  ...both('/federation/nodes/register').map((path) => `POST ${path}`),
+  ...both('/federation/log').map((path) => `GET ${path}`),
+]);
 
 /**
  * Routes outside Nest's usual JSON replies that fall under the secure default

@@ -188,6 +188,14 @@ describe('communities and feeds over HTTP', () => {
       expect((await t.request('GET', `${P}${path}`)).status).toBe(400);
     });
 
+    it('given an anonymous caller, then the agent spotlight is marked publicly cacheable; a signed-in one is not', async () => {
+      const anonymous = await t.request('GET', `${P}/feed/agent-spotlight`);
+      expect([anonymous.status, anonymous.headers.get('x-cache-scope')]).toEqual([200, 'public']);
+      expect(anonymous.body.data).toMatchObject({ rising_agents: expect.any(Array), your_agents: [] });
+      const signedIn = await t.request('GET', `${P}/feed/agent-spotlight`, { token: alice.token });
+      expect([signedIn.status, signedIn.headers.get('x-cache-scope')]).toEqual([200, null]);
+    });
+
     it('given the agents feed and discovery, then they answer pages', async () => {
       expect((await t.request('GET', `${P}/feed/agents`)).body.meta).toBeDefined();
       expect((await t.request('GET', `${P}/discovery/communities`)).body.data.length).toBeGreaterThan(0);
@@ -221,6 +229,55 @@ describe('communities and feeds over HTTP', () => {
     it('given no q, then 400 q parameter required', async () => {
       const res = await t.request('GET', `${P}/search?q=%20`);
       expect([res.status, res.body.error]).toEqual([400, 'q parameter required']);
+    });
+  });
+
+  describe('feed documents (§7)', () => {
+    it.each([
+      ['rss', 'application/rss+xml', '<rss version="2.0"'],
+      ['atom', 'application/atom+xml', '<feed xmlns="http://www.w3.org/2005/Atom">'],
+      ['json', 'application/feed+json', '"version":"https://jsonfeed.org/version/1.1"'],
+    ])('given a post, when /feeds/%s is read, then it is the document with its content type and the title escaped', async (format, type, marker) => {
+      await publish(alice, { title: `Feed <${format}> & co` });
+      const res = await t.request('GET', `/api/social/feeds/${format}?limit=5`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain(type);
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      expect(text).toContain(marker);
+      expect(text).toContain(format === 'json' ? `Feed <${format}> & co` : `Feed &lt;${format}&gt; &amp; co`);
+    });
+
+    it('given a user and a community with posts, then their RSS holds their posts; a private community is 404', async () => {
+      const name = uniqueName('rss');
+      const community = (await create(bob, { name })).body.data;
+      const post = await publish(bob, { title: 'in community rss', community: name });
+      const byUser = await t.request('GET', `/social/users/${bob.id}/feed.rss`);
+      expect([byUser.status, byUser.body]).toEqual([200, expect.stringContaining(post.id)]);
+      const byCommunity = await t.request('GET', `/social/communities/${community.id}/feed.rss`);
+      expect([byCommunity.status, byCommunity.body]).toEqual([200, expect.stringContaining('in community rss')]);
+      const secret = (await create(bob, { name: `${name}x`, is_private: true })).body.data;
+      expect((await t.request('GET', `/social/communities/${secret.id}/feed.rss`)).status).toBe(404);
+      expect((await t.request('GET', `/social/users/nobody/feed.rss`)).status).toBe(404);
+    });
+
+    it('given an unknown type, then 400', async () => {
+      expect((await t.request('GET', '/api/social/feeds/rss?type=mine')).status).toBe(400);
+    });
+  });
+
+  describe('feed preview refusals (§7)', () => {
+    it.each(['http://127.0.0.1:9/feed', 'http://169.254.169.254/latest/meta-data', 'http://localhost:9/feed', 'file:///etc/passwd'])(
+      'given %s (private addresses not allowed by default), then 400, nothing fetched',
+      async (url) => {
+        const res = await t.request('POST', `${P}/feeds/preview`, { body: { url } });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatch(/not a public address|http\(s\) URL/);
+      },
+    );
+
+    it('given no url, then 400 url required', async () => {
+      const res = await t.request('POST', `${P}/feeds/preview`, { body: {} });
+      expect([res.status, res.body.error]).toEqual([400, 'url required']);
     });
   });
 });

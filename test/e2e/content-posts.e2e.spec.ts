@@ -4,7 +4,11 @@
  * concurrent up/down votes, karma and counts on the author's record, the
  * view counter, locks, soft deletes and moderation. One app for the file.
  */
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { renderAtom } from '../../src/modules/content/syndication';
+import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -35,7 +39,7 @@ describe('posts, votes and comments over HTTP', () => {
   const me = async (user: User) => (await t.request('GET', `${P}/auth/me`, { token: user.token })).body.data;
 
   beforeAll(async () => {
-    t = await startTestApp({ SVC_ADMIN_USERS: 'contentadmin' });
+    t = await startTestApp({ SVC_ADMIN_USERS: 'contentadmin', FEED_FETCH_ALLOW_PRIVATE: 'true' });
     admin = await register('contentadmin');
     alice = await register();
     bob = await register();
@@ -232,6 +236,62 @@ describe('posts, votes and comments over HTTP', () => {
       const post = await publish(alice);
       const res = await t.request('DELETE', `${P}/admin/moderation/posts/${post.id}`, { token: bob.token });
       expect([res.status, res.body.error]).toEqual([403, 'Admin access required']);
+    });
+  });
+
+  describe('rewards (§21.3)', () => {
+    it('given a post, a comment on it and an upvote from another user, then the wallets are paid once each by the action table', async () => {
+      const author = await register();
+      const post = await publish(author);
+      await t.request('POST', `${P}/posts/${post.id}/comments`, { token: bob.token, body: { content: 'nice' } });
+      await t.request('POST', `${P}/posts/${post.id}/upvote`, { token: bob.token });
+      await settled(t);
+      const rewards = async (userId: string) =>
+        (await t.app.get<EventStore>(EVENT_STORE).readStream(`wallet-${userId}`)).filter((e) => e.type === 'RewardGranted').map((e) => e.data.action);
+      expect((await rewards(author.id)).sort()).toEqual(['create_post', 'upvote_received']);
+      expect(await rewards(bob.id)).toContain('create_comment');
+    });
+  });
+
+  describe('admin stats (§12)', () => {
+    it('given content, then /admin/stats counts live posts and comments, communities and pending reports', async () => {
+      const before = (await t.request('GET', `${P}/admin/stats`, { token: admin.token })).body.data;
+      const post = await publish(alice);
+      const gone = await publish(alice);
+      await t.request('DELETE', `${P}/posts/${gone.id}`, { token: alice.token });
+      await t.request('POST', `${P}/posts/${post.id}/comments`, { token: bob.token, body: { content: 'x' } });
+      await t.request('POST', `${P}/posts/${post.id}/report`, { token: bob.token, body: { reason: 'spam' } });
+      const after = (await t.request('GET', `${P}/admin/stats`, { token: admin.token })).body.data;
+      expect({
+        posts: after.total_posts - before.total_posts,
+        comments: after.total_comments - before.total_comments,
+        reports: after.pending_reports - before.pending_reports,
+      }).toEqual({ posts: 1, comments: 1, reports: 1 });
+      expect(after).toMatchObject({ total_users: expect.any(Number), total_agents: expect.any(Number), total_humans: expect.any(Number), total_communities: expect.any(Number) });
+    });
+  });
+
+  describe('feed import (§7)', () => {
+    it('given an Atom feed on a (permitted) local server, when previewed and imported, then its items become the caller’s posts', async () => {
+      const items = [1, 2, 3].map((i) => ({ id: `${i}`, title: `Entry ${i}`, content: `text ${i}`, url: `https://example.com/${i}`, author: 'x', publishedAt: '2026-05-01T10:00:00Z', updatedAt: '2026-05-01T10:00:00Z' }));
+      const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/atom+xml' }).end(renderAtom({ title: 'Remote', description: '', link: 'https://example.com', self: 'https://example.com/f', items })));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed`;
+      try {
+        const preview = await t.request('POST', `${P}/feeds/preview`, { body: { url } });
+        expect(preview.body.data.items.map((i: { title: string }) => i.title)).toEqual(['Entry 1', 'Entry 2', 'Entry 3']);
+        const imported = await t.request('POST', `${P}/feeds/import`, { token: alice.token, body: { url, limit: 2 } });
+        expect(imported.body.data).toMatchObject({ feed_title: 'Remote', items_fetched: 3, items_imported: 2 });
+        const post = (await t.request('GET', `${P}/posts/${imported.body.data.post_ids[0]}`)).body.data;
+        expect(post).toMatchObject({ title: 'Entry 1', content: 'text 1', link_url: 'https://example.com/1', source_channel: 'feed', author_id: alice.id });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('given no token, when importing, then 401', async () => {
+      expect((await t.request('POST', `${P}/feeds/import`, { body: { url: 'https://example.com/f' } })).status).toBe(401);
     });
   });
 });

@@ -68,3 +68,22 @@ describe('projections:rebuild of the content read models', () => {
     rmSync(t.dataDir, { recursive: true, force: true });
   });
 });
+
+describe('the content routes’ rate limits (§0.3)', () => {
+  it('given the default buckets, when a user posts twice, votes 61 times in a minute, then 429 with the original texts', async () => {
+    const t = await startTestApp({ SOCIAL_RATE_LIMIT_DISABLED: '0' });
+    try {
+      const username = uniqueName('rl');
+      const token = (await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } })).body.data.token;
+      const first = await t.request('POST', '/api/social/posts', { token, body: { title: 'one' } });
+      expect(first.status).toBe(201);
+      const second = await t.request('POST', '/api/social/posts', { token, body: { title: 'two' } });
+      expect([second.status, second.body.error]).toEqual([429, 'Rate limit exceeded for post. Try again later.']);
+      const votes = [];
+      for (let i = 0; i < 61; i++) votes.push((await t.request('POST', `/api/social/posts/${first.body.data.id}/upvote`, { token })).status);
+      expect(votes.filter((s) => s === 429)).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});

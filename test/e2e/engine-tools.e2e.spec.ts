@@ -143,7 +143,7 @@ describe('runtime tools', () => {
   it('when the tool’s process is killed, then ToolCrashed is recorded and the supervisor restarts it healthy', async () => {
     const before = await tts();
     process.kill(before.process.pid, 'SIGKILL');
-    const after = await eventually('the tool restarted', tts, (tool) => tool.status === 'running' && tool.process?.pid !== before.process.pid, { timeoutMs: 20_000 });
+    const after = await eventually('the tool restarted', tts, (tool) => tool.status === 'running' && tool.restarts === 1 && Boolean(tool.process) && tool.process.pid !== before.process.pid && tool.process.healthy, { timeoutMs: 20_000 });
     expect(after).toMatchObject({ restarts: 1, process: { healthy: true }, last_crash: { pid: before.process.pid, signal: 'SIGKILL', cause: 'exited', will_restart: true } });
     expect(await events()).toEqual(['ToolSetUp', 'ToolStarted', 'ToolCrashed', 'ToolStarted']);
     expect(after.logs.some((line: { stream: string; line: string }) => line.stream === 'stdout' && /listening/.test(line.line))).toBe(true);

@@ -346,11 +346,13 @@ describe('social accounts', () => {
       await t.request('POST', `/api/social/comments/${comment.body.data.id}/downvote`, { token: cy.token });
       const types = async (user: Registered) =>
         (await t.request('GET', '/api/social/notifications', { token: user.token })).body.data.map((n: { type: string; source_user_id: string }) => [n.type, n.source_user_id]).sort();
-      expect(await types(ada)).toEqual([
-        ['comment', ben.id],
-        ['comment', cy.id],
-        ['upvote', ben.id],
-      ]);
+      expect(await types(ada)).toEqual(
+        [
+          ['comment', ben.id],
+          ['comment', cy.id],
+          ['upvote', ben.id],
+        ].sort(),
+      );
       expect(await types(ben)).toEqual([['reply', cy.id]]);
     });
   });

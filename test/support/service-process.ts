@@ -16,7 +16,8 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+/** `onSpawn` gets the child at once, before it is ready (a test that kills it mid-start). */
+export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<ServiceProcess> {
   const port = await freePort();
   const root = join(__dirname, '..', '..');
   const child = spawn(process.execPath, ['-r', 'ts-node/register', join(root, 'src', 'main.ts')], {
@@ -35,6 +36,7 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  onSpawn?.(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += String(d)));
   child.stderr!.on('data', (d) => (output += String(d)));

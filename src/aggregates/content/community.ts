@@ -7,17 +7,10 @@
  */
 import type { Decider } from '../shared/decider';
 import { DomainError, assertNever } from '../shared/domain-error';
-import type { CommunityEvent, CommunityRole } from './content.events';
+import type { CommunityEvent, CommunityFields, CommunityRole } from './content.events';
 
-export interface CommunityRecord {
+export interface CommunityRecord extends CommunityFields {
   id: string;
-  name: string;
-  display_name: string;
-  description: string;
-  rules: string;
-  is_private: boolean;
-  creator_id: string;
-  created_at: string;
 }
 
 export type CommunityState =

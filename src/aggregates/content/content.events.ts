@@ -108,19 +108,21 @@ export type CommentEvent =
 
 export type CommunityRole = 'member' | 'moderator' | 'admin';
 
+/** A community as created (its id aside). */
+export interface CommunityFields {
+  name: string;
+  display_name: string;
+  description: string;
+  rules: string;
+  is_private: boolean;
+  creator_id: string;
+  created_at: string;
+}
+
 export type CommunityEvent =
   | {
       type: 'CommunityCreated';
-      data: {
-        community_id: string;
-        name: string;
-        display_name: string;
-        description: string;
-        rules: string;
-        is_private: boolean;
-        creator_id: string;
-        created_at: string;
-      };
+      data: CommunityFields & { community_id: string };
     }
   | { type: 'CommunityUpdated'; data: { community_id: string; changes: { display_name?: string; description?: string; rules?: string }; actor_id: string; at: string } }
   | { type: 'CommunityJoined'; data: { community_id: string; user_id: string; role: CommunityRole; member_count: number; at: string } }

@@ -1,27 +1,13 @@
 import { deciderKit } from '../../../test/support/decider-kit';
 import type { PostEvent, PostFields, PostPlacement } from './content.events';
-import { type PostActor, type PostCommand, postDecider } from './post';
+import { type PostActor, type PostCommand, postDecider, postFields } from './post';
 
 const now = new Date('2026-05-01T12:00:00.000Z');
 const at = now.toISOString();
 const { given, history } = deciderKit(postDecider, now);
 
 const placement: PostPlacement = { author_id: 'alice', author_type: 'human', community_id: null, community_private: false };
-const fields: PostFields = {
-  title: 'Hello',
-  content: 'World',
-  content_type: 'text',
-  code_language: null,
-  recipe_ref: null,
-  media_urls: [],
-  link_url: null,
-  source_channel: null,
-  intent_category: null,
-  hypothesis: null,
-  expected_outcome: null,
-  is_thought_experiment: false,
-  dynamic_layout: null,
-};
+const fields: PostFields = postFields('Hello', 'World');
 const publish: PostCommand = { kind: 'publish', postId: 'p1', placement, fields };
 const published = history(publish);
 const actor = (userId: string, extra: Partial<PostActor> = {}): PostActor => ({ userId, isAdmin: false, ...extra });

@@ -51,6 +51,26 @@ export type PostCommand =
   | { kind: 'vote'; voterId: string; direction: VoteDirection };
 
 export const POST_NOT_FOUND = 'Post not found';
+
+/** A post's fields with everything optional left empty. */
+export function postFields(title: string, content: string, contentType = 'text', extra: Partial<PostFields> = {}): PostFields {
+  return {
+    code_language: null,
+    recipe_ref: null,
+    media_urls: [],
+    link_url: null,
+    source_channel: null,
+    intent_category: null,
+    hypothesis: null,
+    expected_outcome: null,
+    is_thought_experiment: false,
+    dynamic_layout: null,
+    ...extra,
+    title,
+    content,
+    content_type: contentType,
+  };
+}
 export const MODERATOR_REQUIRED = 'Moderator access required';
 
 const initialState: PostState = { status: 'none' };

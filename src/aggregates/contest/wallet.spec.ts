@@ -1,10 +1,10 @@
 import { deciderKit } from '../../../test/support/decider-kit';
-import { joinAward, type WalletCommand, walletDecider, type WalletEvent } from './wallet';
+import { joinAward, type SparkAwarded, type WalletCommand, walletDecider, type WalletEvent } from './wallet';
 
 const now = new Date('2026-04-10T10:00:00.000Z');
 const { given } = deciderKit(walletDecider, now);
 
-const award = (extra: Partial<WalletCommand> = {}): WalletCommand => ({
+const award = (extra: Partial<Extract<WalletCommand, { kind: 'award' }>> = {}): WalletCommand => ({
   kind: 'award',
   userId: 'u1',
   tracks: { digital: 25, human_wellness: 15 },
@@ -14,7 +14,7 @@ const award = (extra: Partial<WalletCommand> = {}): WalletCommand => ({
   ...extra,
 });
 
-const awarded = (extra: Partial<WalletEvent['data']> = {}): WalletEvent => ({
+const awarded = (extra: Partial<SparkAwarded['data']> = {}): WalletEvent => ({
   type: 'SparkAwarded',
   data: {
     user_id: 'u1',
@@ -53,7 +53,7 @@ describe('wallet', () => {
     ['fractional points', { tracks: { digital: 1.5 } }, 'award points must be positive integers'],
     ['no source', { sourceId: '' }, 'an award needs a source'],
   ])('given an empty wallet, when awarding %s, then it is refused as invalid', (_, extra, message) =>
-    given().when(award(extra as Partial<WalletCommand>)).thenRefused('invalid', message));
+    given().when(award(extra as Partial<Extract<WalletCommand, { kind: 'award' }>>)).thenRefused('invalid', message));
 
   it('given an empty wallet, when the join award is paid, then 1 spark on the joined track, its source the user', () =>
     given()
@@ -70,4 +70,22 @@ describe('wallet', () => {
           awarded_at: now.toISOString(),
         },
       }));
+});
+
+describe('wallet rewards (social-routes §21.3)', () => {
+  const reward = (sourceId = 'p1'): WalletCommand => ({ kind: 'reward', userId: 'u1', action: 'create_post', amounts: { spark: 5, signal: 0.01, xp: 10 }, sourceType: 'PostPublished', sourceId });
+
+  it('given an empty wallet, when rewarded, then RewardGranted carries the amounts and the reputation adds them', () => {
+    const result = given().when(reward());
+    expect(result.events()).toEqual([
+      { type: 'RewardGranted', data: { user_id: 'u1', action: 'create_post', pulse: 0, spark: 5, signal: 0.01, xp: 10, source_type: 'PostPublished', source_id: 'p1', granted_at: now.toISOString() } },
+    ]);
+    expect(result.state().reputation).toEqual({ pulse: 0, spark: 5, signal: 0.01, xp: 10 });
+    expect(result.state().seasonSpark).toBe(0);
+  });
+
+  it('given a reward for a source, when the same source is rewarded again, then nothing is recorded', () => {
+    const past = given().when(reward()).events();
+    given(...past).when(reward()).thenNothing();
+  });
 });

@@ -8,7 +8,20 @@ import { DomainError, assertNever } from '../shared/domain-error';
 import type { CommandInput, Decider } from '../shared/decider';
 import { JOIN_AWARD, TRACKS, type Track, type TrackPoints } from './scoring';
 
-export type WalletEvent = {
+/**
+ * Reputation rewards of the social platform (social-routes §21.3, the action
+ * table in src/sagas/social-rewards.saga.ts): pulse, spark, signal and XP for
+ * an action, paid once per source like the contest's awards. They do not
+ * count towards season_spark (the contest's standings).
+ */
+export interface RewardGranted {
+  type: 'RewardGranted';
+  data: { user_id: string; action: string; pulse: number; spark: number; signal: number; xp: number; source_type: string; source_id: string; granted_at: string };
+}
+
+export type WalletEvent = SparkAwarded | RewardGranted;
+
+export type SparkAwarded = {
   type: 'SparkAwarded';
   data: {
     user_id: string;
@@ -28,16 +41,29 @@ export interface WalletState {
   seasonSpark: number;
   /** `<source_type>/<source_id>` of every award recorded */
   paidSources: ReadonlySet<string>;
+  /** the social platform's reputation (RewardGranted), absent until the first reward */
+  reputation?: Reputation;
 }
 
-export type WalletCommand = {
-  kind: 'award';
-  userId: string;
-  tracks: TrackPoints;
-  sourceType: string;
-  sourceId: string;
-  reason: string;
-};
+export interface Reputation {
+  pulse: number;
+  spark: number;
+  signal: number;
+  xp: number;
+}
+
+export type RewardAmounts = Partial<Reputation>;
+
+export type WalletCommand =
+  | {
+      kind: 'award';
+      userId: string;
+      tracks: TrackPoints;
+      sourceType: string;
+      sourceId: string;
+      reason: string;
+    }
+  | { kind: 'reward'; userId: string; action: string; amounts: RewardAmounts; sourceType: string; sourceId: string };
 
 export function walletStreamId(userId: string): string {
   return `wallet-${userId}`;
@@ -59,10 +85,17 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
       case 'SparkAwarded': {
         const paid = new Set(state.paidSources);
         paid.add(sourceKey(event.data.source_type, event.data.source_id));
-        return { seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
+        return { ...state, seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
+      }
+      case 'RewardGranted': {
+        const paid = new Set(state.paidSources);
+        paid.add(sourceKey(event.data.source_type, event.data.source_id));
+        const r = state.reputation ?? { pulse: 0, spark: 0, signal: 0, xp: 0 };
+        const d = event.data;
+        return { ...state, paidSources: paid, reputation: { pulse: r.pulse + d.pulse, spark: r.spark + d.spark, signal: r.signal + d.signal, xp: r.xp + d.xp } };
       }
       default:
-        return assertNever(event.type);
+        return assertNever(event);
     }
   },
   decide(command, state, now) {
@@ -96,8 +129,21 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
           },
         ];
       }
+      case 'reward': {
+        if (!command.sourceType || !command.sourceId) throw new DomainError('invalid', 'a reward needs a source');
+        if (state.paidSources.has(sourceKey(command.sourceType, command.sourceId))) return [];
+        const { pulse = 0, spark = 0, signal = 0, xp = 0 } = command.amounts;
+        if ([pulse, spark, signal, xp].some((n) => !Number.isFinite(n) || n < 0)) throw new DomainError('invalid', 'reward amounts must be non-negative numbers');
+        if (pulse + spark + signal + xp === 0) return [];
+        return [
+          {
+            type: 'RewardGranted',
+            data: { user_id: command.userId, action: command.action, pulse, spark, signal, xp, source_type: command.sourceType, source_id: command.sourceId, granted_at: now.toISOString() },
+          },
+        ];
+      }
       default:
-        return assertNever(command.kind);
+        return assertNever(command);
     }
   },
 };

@@ -21,7 +21,11 @@ export type SkillIngested = DomainEvent<
 export type SkillRemoved = DomainEvent<'SkillRemoved', { name: string; version: number; removed_by: string; removed_at: string }>;
 export type SkillEvent = SkillIngested | SkillRemoved;
 
-export type SkillState = { status: 'none'; version: number } | { status: 'active'; version: number; sha256: string } | { status: 'removed'; version: number };
+/** An active skill holds its last ingestion (what an ingest replies with, whether or not it recorded anything). */
+export type SkillState =
+  | { status: 'none'; version: number }
+  | { status: 'active'; version: number; sha256: string; ingested: Omit<SkillIngested['data'], 'instructions'> }
+  | { status: 'removed'; version: number };
 
 export type SkillCommand =
   | { kind: 'ingest'; name: string; description: string; instructions: string; source: SkillSource; sha256: string; by: string }
@@ -36,8 +40,10 @@ export const skillDecider: Decider<SkillState, SkillCommand, SkillEvent> = {
 
   evolve(_state, event) {
     switch (event.type) {
-      case 'SkillIngested':
-        return { status: 'active', version: event.data.version, sha256: event.data.sha256 };
+      case 'SkillIngested': {
+        const { instructions: _instructions, ...ingested } = event.data;
+        return { status: 'active', version: event.data.version, sha256: event.data.sha256, ingested };
+      }
       case 'SkillRemoved':
         return { status: 'removed', version: event.data.version };
       default:

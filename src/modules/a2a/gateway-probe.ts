@@ -10,76 +10,9 @@
  * link-local, CGNAT, multicast, unspecified and the like are refused unless
  * A2A_PROBE_ALLOW_PRIVATE. Redirects are not followed.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { guardedGet } from '../common/public-address';
 
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
-}
-
-/** Whether an address is on the public internet (not loopback, private, link-local, reserved...). */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    // an IPv4-mapped address is judged as the IPv4 address it carries
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return !NON_PUBLIC.check(mapped[1], 'ipv4');
-  }
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-export class RefusedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, which is not a public address`);
-    this.name = 'RefusedAddressError';
-  }
-}
-
-/** A DNS lookup for the socket that refuses hosts resolving to a non-public address. */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
-      if (refused) return callback(new RefusedAddressError(hostname, refused.address), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
-}
+export { guardedLookup, isPublicAddress, RefusedAddressError } from '../common/public-address';
 
 export interface PeerCard {
   name: string;
@@ -115,55 +48,20 @@ export function peerCardOf(value: unknown): PeerCard | null {
 }
 
 /** Probes one gateway: its card, or why it is not an A2A peer. Never throws. */
-export function probeGateway(gateway: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<ProbeOutcome> {
-  const target = new URL(`${gateway}/.well-known/agent.json`);
+export async function probeGateway(gateway: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<ProbeOutcome> {
   const refuse = (reason: string): ProbeOutcome => ({ gateway, compatible: false, reason });
-  return new Promise<ProbeOutcome>((resolve) => {
-    const literal = isIP(target.hostname.replace(/^\[|\]$/g, ''));
-    if (literal !== 0 && !options.allowPrivate && !isPublicAddress(target.hostname.replace(/^\[|\]$/g, ''))) {
-      resolve(refuse(`${target.hostname} is not a public address`));
-      return;
-    }
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const requestOptions: RequestOptions = {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      lookup: guardedLookup(options.allowPrivate),
-      timeout: options.timeoutMs,
-    };
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const req = send(target, requestOptions, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        clearTimeout(timer);
-        resolve(refuse(`HTTP ${res.statusCode ?? 0}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_CARD_BYTES) req.destroy(new Error(`card larger than ${MAX_CARD_BYTES} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          resolve(refuse('the card is not JSON'));
-          return;
-        }
-        const card = peerCardOf(parsed);
-        resolve(card ? { gateway, compatible: true, card } : refuse('not an agent card'));
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      resolve(refuse(error.message));
-    });
-    req.end();
-  });
+  let body: string;
+  try {
+    body = await guardedGet(new URL(`${gateway}/.well-known/agent.json`), { ...options, maxBytes: MAX_CARD_BYTES, accept: 'application/json' });
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return refuse('the card is not JSON');
+  }
+  const card = peerCardOf(parsed);
+  return card ? { gateway, compatible: true, card } : refuse('not an agent card');
 }

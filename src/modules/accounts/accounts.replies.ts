@@ -60,7 +60,7 @@ export const ISSUED_API_TOKEN = obj({ api_token: str({ description: 'shown only 
 export const REVOKED_API_TOKENS = obj({ revoked: int({ description: 'how many live api_tokens were revoked' }) });
 export const LOGGED_OUT = obj({ message: str() });
 export const ACCOUNT_STATS = obj(
-  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued'].map((f) => [f, int()])),
+  Object.fromEntries(['total_users', 'total_humans', 'total_agents', 'total_guests', 'logins', 'failed_logins', 'api_keys_issued', 'total_posts', 'total_comments', 'total_communities', 'pending_reports'].map((f) => [f, int()])),
 );
 export const ISSUED_API_KEY = obj({
   id: str(),

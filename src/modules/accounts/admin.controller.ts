@@ -1,6 +1,8 @@
 /** Admin routes of the accounts context: role management and account counters. */
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
+import { contentTotals } from '../../projections/content/content-totals';
 import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { RequestContext } from '../common/request-context';
@@ -19,13 +21,16 @@ export class AdminController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: AccountsQueries,
+    @Inject(READ_STORE) private readonly store: ReadStore,
   ) {}
 
   @Get('stats')
   @EnvelopeReply(200, ACCOUNT_STATS)
   async stats(): Promise<Envelope<Record<string, number>>> {
-    const doc = await this.queries.stats();
+    const [doc, content] = await Promise.all([this.queries.stats(), contentTotals(this.store)]);
     return ok({
+      // social-routes §12: total_posts and total_comments count live ones (not deleted), posts hidden by moderation excluded too
+      ...content,
       total_users: doc?.total_users ?? 0,
       total_humans: doc?.total_humans ?? 0,
       total_agents: doc?.total_agents ?? 0,

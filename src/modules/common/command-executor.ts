@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Decider, DomainEvent } from '../../aggregates/shared/decider';
+import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
 import {
@@ -33,6 +34,9 @@ import { type Context, context as traceContext, inSpan, SpanKind, traceparentOf,
 import { UpcasterRegistry } from '../../infrastructure/eventsourcing/upcasters';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
 import { AggregateCache } from './aggregate-cache';
+
+/** The refusal of every command on a regional node that replays central's log. */
+export const WRITES_GO_TO_CENTRAL = 'writes go to the central node';
 
 /** Who issued the command and why: becomes the events' metadata. */
 export interface CommandContext {
@@ -99,6 +103,8 @@ export class CommandExecutor {
     context: CommandContext,
     options: ExecuteOptions = {},
   ): Promise<CommandOutcome<S, E>> {
+    // A regional node replays central's log; an event of its own would fork it (docs/architecture.md, "Federation").
+    if (this.config.federation.upstreamUrl !== null) return Promise.reject(new DomainError('unavailable', WRITES_GO_TO_CENTRAL));
     if (!tracingOn()) return this.run(decider, streamId, command, context, options, null);
     const kind = (command as { kind?: unknown }).kind;
     const attributes = { correlation_id: context.correlationId, 'stream.id': streamId, 'command.kind': typeof kind === 'string' ? kind : 'unknown' };

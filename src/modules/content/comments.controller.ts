@@ -9,6 +9,7 @@ import type { CommandContext } from '../common/command-executor';
 import { type Envelope, ok } from '../common/envelope';
 import { EnvelopeReply, ReadBody, Refusal } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { socialPaths } from '../common/social-paths';
 import { CastVote, DeleteComment, EditComment, FileReport, PostComment } from './content.commands';
 import { type CommentView, ContentQueries, type VoterView } from './content.queries';
@@ -23,8 +24,8 @@ export class CommentsController {
     private readonly queries: ContentQueries,
   ) {}
 
-  // bucket: comment
   @Post(':id/reply')
+  @RateLimited('comment')
   @Authenticated()
   @ReadBody(COMMENT_BODY_SCHEMA)
   @EnvelopeReply(201, COMMENT_VIEW, 'the parent is {id}; the post’s lock is not checked here')
@@ -56,8 +57,8 @@ export class CommentsController {
     return ok(await this.commands.execute(new DeleteComment({ commentId: id, caller: caller(user), by: 'author' }, context)));
   }
 
-  // bucket: vote
   @Post(':id/upvote')
+  @RateLimited('vote')
   @HttpCode(200)
   @Authenticated()
   @EnvelopeReply(200, VOTE_RESULT, '§21.4')
@@ -66,8 +67,8 @@ export class CommentsController {
     return ok(await this.commands.execute(new CastVote({ targetType: 'comment', targetId: id, voterId: user.id, direction: 'up' }, context)));
   }
 
-  // bucket: vote
   @Post(':id/downvote')
+  @RateLimited('vote')
   @HttpCode(200)
   @Authenticated()
   @EnvelopeReply(200, VOTE_RESULT, '§21.4')

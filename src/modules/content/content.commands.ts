@@ -107,3 +107,9 @@ export class JoinCommunity extends DomainCommand<{ community: string; userId: st
 export class LeaveCommunity extends DomainCommand<{ community: string; userId: string }, { left: true }> {}
 
 export class SetCommunityRole extends DomainCommand<{ community: string; caller: Caller; userId: string; role: 'member' | 'moderator' }, { changed: boolean }> {}
+
+/** A reputation reward of the action table (social-rewards saga), paid into the user's wallet once per source. */
+export class GrantReward extends DomainCommand<
+  { userId: string; action: string; amounts: { pulse?: number; spark?: number; signal?: number; xp?: number }; sourceType: string; sourceId: string },
+  { granted: boolean }
+> {}

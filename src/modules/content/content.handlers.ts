@@ -8,10 +8,11 @@
  * stream's facts (a comment needs its post's lock and author).
  */
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { walletDecider, walletStreamId } from '../../aggregates/contest/wallet';
 import { commentDecider, type CommentState } from '../../aggregates/content/comment';
 import { communityDecider, type CommunityState, moderatesCommunity } from '../../aggregates/content/community';
-import { commentStreamId, communityStreamId, postStreamId, reportStreamId, type PostFields } from '../../aggregates/content/content.events';
-import { type PostActor, postDecider, type PostState, POST_NOT_FOUND } from '../../aggregates/content/post';
+import { commentStreamId, communityStreamId, postStreamId, reportStreamId } from '../../aggregates/content/content.events';
+import { type PostActor, postDecider, postFields, type PostState, POST_NOT_FOUND } from '../../aggregates/content/post';
 import { reportDecider } from '../../aggregates/content/report';
 import { scoreOf } from '../../aggregates/content/votes';
 import type { Role } from '../../aggregates/accounts/user.events';
@@ -31,6 +32,7 @@ import {
   EditComment,
   EditPost,
   FileReport,
+  GrantReward,
   HideComment,
   JoinCommunity,
   LeaveCommunity,
@@ -48,19 +50,6 @@ import { ContentQueries } from './content.queries';
 
 /** A new id: 80 random bits, hex. */
 export const newContentId = (): string => randomHex(10);
-
-const EMPTY_FIELDS: Omit<PostFields, 'title' | 'content' | 'content_type'> = {
-  code_language: null,
-  recipe_ref: null,
-  media_urls: [],
-  link_url: null,
-  source_channel: null,
-  intent_category: null,
-  hypothesis: null,
-  expected_outcome: null,
-  is_thought_experiment: false,
-  dynamic_layout: null,
-};
 
 function actorOf(caller: Caller, extra: Partial<PostActor> = {}): PostActor {
   return { userId: caller.userId, isAdmin: isAdminRole(caller.role), isModerator: isModeratorRole(caller.role), ...extra };
@@ -122,14 +111,10 @@ export class PublishPostHandler implements ICommandHandler<PublishPost> {
           community_id: community?.id ?? null,
           community_private: community?.is_private ?? false,
         },
-        fields: {
-          ...EMPTY_FIELDS,
+        fields: postFields(payload.title, payload.content, payload.contentType, {
           ...payload.fields,
-          title: payload.title,
-          content: payload.content,
-          content_type: payload.contentType,
           recipe_ref: payload.recipeRef ?? payload.fields?.recipe_ref ?? null,
-        },
+        }),
       },
       context,
       { newStream: true },
@@ -401,5 +386,23 @@ export class SetCommunityRoleHandler implements ICommandHandler<SetCommunityRole
       context,
     );
     return { changed: events.length > 0 };
+  }
+}
+
+@CommandHandler(GrantReward)
+export class GrantRewardHandler implements ICommandHandler<GrantReward> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  /** Paid into the contest's wallet stream of the user; the wallet ignores a source it already paid. */
+  async execute({ payload, context }: GrantReward): Promise<{ granted: boolean }> {
+    const { events } = await this.executor.execute(
+      walletDecider,
+      walletStreamId(payload.userId),
+      { kind: 'reward', ...payload },
+      context,
+      // many sources may pay one wallet at once; nobody reads a reward right after it
+      { maxRetries: 20, readYourWrites: false },
+    );
+    return { granted: events.length > 0 };
   }
 }

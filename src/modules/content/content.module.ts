@@ -15,6 +15,7 @@ import {
   EditCommentHandler,
   EditPostHandler,
   FileReportHandler,
+  GrantRewardHandler,
   HideCommentHandler,
   JoinCommunityHandler,
   LeaveCommunityHandler,
@@ -29,13 +30,15 @@ import {
 } from './content.handlers';
 import { ContentQueries } from './content.queries';
 import { FeedController } from './feed.controller';
+import { FeedImportController } from './feed-import.controller';
 import { ModerationController } from './moderation.controller';
 import { PostsController } from './posts.controller';
 import { SearchController } from './search.controller';
+import { SyndicationController } from './syndication.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController, FeedImportController],
   providers: [
     ContentQueries,
     PublishPostHandler,
@@ -50,6 +53,7 @@ import { SearchController } from './search.controller';
     DeleteCommentHandler,
     HideCommentHandler,
     FileReportHandler,
+    GrantRewardHandler,
     ReviewReportHandler,
     CreateCommunityHandler,
     UpdateCommunityHandler,

@@ -7,11 +7,12 @@
  * (a community by name or id).
  */
 import { Inject, Injectable } from '@nestjs/common';
+import type { PostFields, PostPlacement } from '../../aggregates/content/content.events';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { READ_STORE, type ReadStore, type Filter, type SortSpec } from '../../infrastructure/read-store/read-store.port';
 import type { UserDoc } from '../../projections/accounts/users.projection';
-import { COMMENTS, type CommentDoc } from '../../projections/content/comments.projection';
-import { COMMUNITIES, COMMUNITY_MEMBERS, type CommunityDoc, type CommunityMemberDoc, memberDocId } from '../../projections/content/communities.projection';
+import { COMMENTS, type CommentDoc, type CommentRecordFields } from '../../projections/content/comments.projection';
+import { COMMUNITIES, COMMUNITY_MEMBERS, type CommunityDoc, type CommunityRecordFields, type CommunityMemberDoc, memberDocId } from '../../projections/content/communities.projection';
 import { countView, viewsOf } from '../../projections/content/post-views.read-model';
 import {
   ALL_POSTS_COUNT,
@@ -30,17 +31,9 @@ import { AccountsQueries, toUserView, type UserView } from '../accounts/accounts
 import type { Page } from '../common/paging';
 import { escapeHtml } from '../common/html-escape';
 
-export interface PostView {
+/** The Post record (+author, +user_vote) as clients see it. */
+export interface PostView extends Omit<PostPlacement, 'author_type' | 'community_private'>, PostFields {
   id: string;
-  author_id: string;
-  community_id: string | null;
-  title: string;
-  content: string;
-  content_type: string;
-  code_language: string | null;
-  recipe_ref: string | null;
-  media_urls: string[];
-  link_url: string | null;
   upvotes: number;
   downvotes: number;
   score: number;
@@ -48,53 +41,29 @@ export interface PostView {
   view_count: number;
   is_pinned: boolean;
   is_locked: boolean;
-  source_channel: string | null;
   boost_score: number;
   region_id: string | null;
-  intent_category: string | null;
-  hypothesis: string | null;
-  expected_outcome: string | null;
-  is_thought_experiment: boolean;
   is_hidden: boolean;
-  dynamic_layout: unknown;
   created_at: string;
   updated_at: string;
   author: UserView | null;
   user_vote?: number;
 }
 
-export interface CommentView {
-  id: string;
-  post_id: string;
-  author_id: string;
-  parent_id: string | null;
-  content: string;
-  upvotes: number;
-  downvotes: number;
-  score: number;
-  depth: number;
-  is_deleted: boolean;
-  is_hidden: boolean;
-  created_at: string;
+export interface CommentView extends CommentRecordFields {
   author: UserView | null;
 }
 
-export interface CommunityView {
-  id: string;
-  name: string;
-  display_name: string;
-  description: string;
-  rules: string;
-  icon_url: string | null;
-  banner_url: string | null;
-  creator_id: string;
-  is_default: boolean;
-  is_private: boolean;
-  member_count: number;
-  post_count: number;
-  created_at: string;
+export interface CommunityView extends CommunityRecordFields {
   is_member?: boolean;
   role?: string | null;
+}
+
+/** The original names the fields after its agent brand; ours say `agent`. */
+export interface AgentSpotlight {
+  agent_of_the_day: { id: string; username: string; display_name: string; avatar_url: string | null; user_type: string; total_agents_today: number } | null;
+  rising_agents: { id: string; username: string; display_name: string; avatar_url: string | null; user_type: string; karma_score: number }[];
+  your_agents: UserView[];
 }
 
 export interface VoterView {
@@ -330,6 +299,72 @@ export class ContentQueries {
     return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: all.length };
   }
 
+  // ---- agent spotlight (§7) ----
+
+  /**
+   * /feed/agent-spotlight: the agent whose posts of the last 24 h drew the
+   * most upvotes, up to 5 agents created in the last 7 days with a post
+   * (highest karma first, not banned), and up to 10 of the viewer's agents.
+   */
+  async agentSpotlight(viewerId: string | null, now: Date): Promise<AgentSpotlight> {
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
+    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
+    const posts = this.store.collection<PostDoc>(POSTS);
+    const recent = (await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } })))).flat();
+    const upvotes = new Map<string, number>();
+    for (const post of recent) if (post.author_type === 'agent') upvotes.set(post.author_id, (upvotes.get(post.author_id) ?? 0) + post.upvotes);
+    const top = [...upvotes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+    const users = this.store.collection<UserDoc>('users');
+    const [topUser, newAgents, mine] = await Promise.all([
+      top ? users.findOne({ _id: top[0] }) : Promise.resolve(null),
+      users.find({ user_type: 'agent', is_banned: { $ne: true }, created_at: { $gte: weekAgo }, post_count: { $gte: 1 } }, { sort: { karma_score: -1, created_at: 1 }, limit: 5 }),
+      viewerId ? users.find({ user_type: 'agent', owner_id: String(viewerId) }, { sort: { created_at: 1 }, limit: 10 }) : Promise.resolve([]),
+    ]);
+    const brief = (user: UserDoc) => {
+      const view = toUserView(user, false);
+      return { id: view.id, username: view.username, display_name: view.display_name, avatar_url: view.avatar_url, user_type: view.user_type };
+    };
+    return {
+      agent_of_the_day: topUser && top ? { ...brief(topUser), total_agents_today: top[1] } : null,
+      rising_agents: newAgents.map((u) => ({ ...brief(u), karma_score: u.karma_score })),
+      your_agents: mine.map((u) => toUserView(u, false)),
+    };
+  }
+
+  // ---- syndication (§7) ----
+
+  /** A user's listed posts, newest first (hash index on author_id, then sorted). */
+  async postsByAuthor(userId: string, limit: number): Promise<PostDoc[]> {
+    const docs = await this.store.collection<PostDoc>(POSTS).find({ author_id: String(userId), listed: true });
+    return docs.sort(newestFirst).slice(0, limit);
+  }
+
+  /** The raw (unescaped) documents of a feed page, for syndication. */
+  async feedDocs(kind: 'global' | 'trending' | 'agents', limit: number, now: Date): Promise<PostDoc[]> {
+    const posts = this.store.collection<PostDoc>(POSTS);
+    if (kind === 'agents') return posts.find({ listed: true, author_type: 'agent' }, { sort: POST_SORTS.new, limit });
+    if (kind === 'global') return posts.find({ listed: true }, { sort: POST_SORTS.new, limit });
+    const since = new Date(now.getTime() - DAY_MS).toISOString();
+    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
+    const perDay = await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } }, { sort: TREND_SORT, limit })));
+    return perDay.flat().sort((a, b) => b.trend - a.trend || newestFirst(a, b)).slice(0, limit);
+  }
+
+  /** A community's visible posts, newest first. */
+  communityDocs(communityId: string, limit: number): Promise<PostDoc[]> {
+    return this.store.collection<PostDoc>(POSTS).find({ visible: true, community_id: communityId }, { sort: POST_SORTS.new, limit });
+  }
+
+  /** The posts of the personalised feed as raw documents (null: the viewer follows nobody and belongs nowhere). */
+  async personalDocs(viewerId: string, limit: number): Promise<PostDoc[] | null> {
+    const page = await this.personalPage(viewerId, { offset: 0, limit });
+    if (!page) return null;
+    const ids = page.items.map((p) => p.id);
+    const docs = await this.store.collection<PostDoc>(POSTS).find({ _id: { $in: ids } });
+    return docs.sort(newestFirst);
+  }
+
   // ---- search (§8) ----
 
   /** Listed posts (and the viewer's private communities' posts) whose title or content holds `q`, any case; highest score first. */
@@ -491,6 +526,10 @@ export class ContentQueries {
  */
 export function containsPattern(q: string): { $regex: string; $options: string } {
   return { $regex: q.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&'), $options: 'i' };
+}
+
+function newestFirst(a: { created_at: string; _id: string }, b: { created_at: string; _id: string }): number {
+  return a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a._id < b._id ? -1 : 1;
 }
 
 function reportView(doc: ReportDoc): ReportDoc {

@@ -116,3 +116,11 @@ export const flagReply = (name: string): JsonSchema => obj({ [name]: bool() });
 /** A page of a list: `{success, data: [...], meta: {total, limit, offset, has_more}}`. */
 export const PagedReply = (items: JsonSchema, description = 'a page of the list'): MethodDecorator =>
   Reply(200, obj({ success: { const: true }, data: items, meta: obj({ total: int(), limit: int(), offset: int(), has_more: bool() }) }), description);
+
+const AGENT_BRIEF = { id: str(), username: str(), display_name: str(), avatar_url: orNull(str()), user_type: str() };
+
+export const AGENT_SPOTLIGHT = obj({
+  agent_of_the_day: orNull(obj({ ...AGENT_BRIEF, total_agents_today: int({ description: 'upvotes on its posts of the last 24 h' }) })),
+  rising_agents: list(obj({ ...AGENT_BRIEF, karma_score: int() }), { maxItems: 5 }),
+  your_agents: list(USER_VIEW, { maxItems: 10 }),
+});

@@ -4,6 +4,8 @@ import {
   COMMENT_EDIT_BODY_SCHEMA,
   commentRequest,
   COMMUNITY_BODY_SCHEMA,
+  FEED_BODY_SCHEMA,
+  feedRequest,
   COMMUNITY_EDIT_BODY_SCHEMA,
   communityEditRequest,
   communityRequest,
@@ -64,4 +66,7 @@ describe('the content routes’ body schemas agree with their readers', () => {
   it('given user_id bodies, then they agree', () => expectReaderAgreesWithSchema(USER_ID_BODY_SCHEMA, userIdRequest, { valid: { user_id: 'u1' } }));
 
   it('given review bodies, then they agree', () => expectReaderAgreesWithSchema(REVIEW_BODY_SCHEMA, reviewRequest, { valid: {}, candidates: { status: [long(51)] } }));
+
+  it('given feed bodies, then they agree', () =>
+    expectReaderAgreesWithSchema(FEED_BODY_SCHEMA, feedRequest, { valid: { url: 'https://example.com/feed' }, candidates: { limit: [1, 50, 51, 0, 2.5], url: [long(2049)] } }));
 });

@@ -277,3 +277,23 @@ export function reviewRequest(raw: unknown): string {
 }
 
 export const REVIEW_BODY_SCHEMA: JsonSchema = obj({ status: optionalStringSchema(50) }, ['status']);
+
+/** POST /feeds/preview and /feeds/import: `url` (an http(s) URL), and for an import `community_id` and `limit` (d10≤50). */
+export function feedRequest(raw: unknown): { url: string; communityId: string | null; limit: number } {
+  const body = objectBody(raw);
+  const url = body.url;
+  if (typeof url !== 'string' || url.trim() === '') throw invalid('url required');
+  if (length(url) > URL_MAX) throw invalid(`url must be at most ${URL_MAX} characters`);
+  const limit = body.limit ?? 10;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw invalid('limit must be a positive integer');
+  return { url: url.trim(), communityId: optionalString(body, 'community_id', SHORT_MAX), limit: Math.min(limit, 50) };
+}
+
+export const FEED_BODY_SCHEMA: JsonSchema = obj(
+  {
+    url: str({ pattern: '\\S', maxLength: URL_MAX, description: 'an http(s) URL of an RSS 2.0, Atom 1.0 or JSON Feed document' }),
+    community_id: optionalStringSchema(SHORT_MAX),
+    limit: orNull({ type: 'integer', minimum: 1, default: 10, description: 'import: at most 50' }),
+  },
+  ['community_id', 'limit'],
+);

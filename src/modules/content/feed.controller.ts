@@ -4,18 +4,19 @@
  * /discovery/communities. Every list is an index walk of the `posts` read
  * model with its total from the counters (posts.projection.ts).
  */
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { Clock } from '../../infrastructure/clock';
 import { Authenticated, OptionalViewer } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser, Viewer } from '../accounts/auth/current-user.decorator';
-import { paged, type PagedEnvelope } from '../common/envelope';
-import { oneOf, QueryParam } from '../common/openapi';
+import { type Envelope, ok, paged, type PagedEnvelope } from '../common/envelope';
+import { EnvelopeReply, oneOf, QueryParam } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { socialPaths } from '../common/social-paths';
 import { COMMUNITIES_PAGE } from './communities.controller';
-import { type CommunityView, ContentQueries, type PostView } from './content.queries';
-import { COMMUNITY_VIEW, PagedReply, POST_LIST } from './content.replies';
+import { type AgentSpotlight, type CommunityView, ContentQueries, type PostView } from './content.queries';
+import { AGENT_SPOTLIGHT, COMMUNITY_VIEW, PagedReply, POST_LIST } from './content.replies';
 import { POST_SORT_NAMES, POSTS_PAGE, sortQuery } from './posts.controller';
 
 const limitParam = QueryParam('limit', pageQuerySchemas(POSTS_PAGE).limit);
@@ -71,6 +72,14 @@ export class FeedController {
     const page = pageQuery(query, POSTS_PAGE);
     const { items, total } = await this.queries.agentPostsPage(page, viewer?.id ?? null);
     return paged(items, total, page);
+  }
+
+  @Get('feed/agent-spotlight')
+  @OptionalViewer()
+  @EnvelopeReply(200, AGENT_SPOTLIGHT, 'header `X-Cache-Scope: public` for an anonymous caller')
+  async agentSpotlight(@Viewer() viewer: AuthUser | null, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<AgentSpotlight>> {
+    if (!viewer) reply.header('x-cache-scope', 'public');
+    return ok(await this.queries.agentSpotlight(viewer?.id ?? null, this.clock.now()));
   }
 
   @Get('discovery/communities')

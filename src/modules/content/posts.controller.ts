@@ -17,6 +17,7 @@ import { type Envelope, ok, paged, type PagedEnvelope } from '../common/envelope
 import { EnvelopeReply, oneOf, QueryParam, ReadBody, Refusal, str } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { socialPaths } from '../common/social-paths';
 import { CastVote, DeletePost, EditPost, FileReport, PostComment, PublishPost, TogglePostLock, TogglePostPin } from './content.commands';
 import { type CommentView, ContentQueries, type PostView, type VoterView } from './content.queries';
@@ -71,8 +72,8 @@ export class PostsController {
     return paged(items, total, page);
   }
 
-  // bump the `post` bucket here once the named buckets exist: @RateLimited('post')
   @Post()
+  @RateLimited('post')
   @Authenticated()
   @ReadBody(POST_BODY_SCHEMA)
   @EnvelopeReply(201, POST_VIEW)
@@ -115,8 +116,8 @@ export class PostsController {
     return ok(await this.commands.execute(new DeletePost({ postId: id, caller: caller(user), by: 'author' }, context)));
   }
 
-  // bucket: vote
   @Post(':id/upvote')
+  @RateLimited('vote')
   @HttpCode(200)
   @Authenticated()
   @EnvelopeReply(200, VOTE_RESULT, '§21.4: a first vote `voted`, the same direction again `removed`, the other `changed`')
@@ -125,8 +126,8 @@ export class PostsController {
     return this.vote(user, id, 'up', context);
   }
 
-  // bucket: vote
   @Post(':id/downvote')
+  @RateLimited('vote')
   @HttpCode(200)
   @Authenticated()
   @EnvelopeReply(200, VOTE_RESULT, '§21.4')
@@ -192,8 +193,8 @@ export class PostsController {
     return ok(await this.queries.commentsOf(id, sort === 'top' ? 'top' : 'new'));
   }
 
-  // bucket: comment
   @Post(':id/comments')
+  @RateLimited('comment')
   @Authenticated()
   @ReadBody(COMMENT_BODY_SCHEMA)
   @EnvelopeReply(201, COMMENT_VIEW)

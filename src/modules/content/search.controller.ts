@@ -11,6 +11,7 @@ import { Viewer } from '../accounts/auth/current-user.decorator';
 import { type Envelope, ok } from '../common/envelope';
 import { EnvelopeReply, list, oneOf, QueryParam, Refusal, str } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
+import { RateLimited } from '../common/rate-limits/rate-limits';
 import { socialPaths } from '../common/social-paths';
 import { USER_VIEW } from '../accounts/accounts.replies';
 import { ContentQueries } from './content.queries';
@@ -31,8 +32,8 @@ export function searchQuery(value: unknown): string {
 export class SearchController {
   constructor(private readonly queries: ContentQueries) {}
 
-  // bucket: search
   @Get('search')
+  @RateLimited('search')
   @OptionalViewer()
   @QueryParam('q', str({ minLength: 1, maxLength: 200, description: 'required; matched as text, any case' }))
   @QueryParam('type', oneOf(TYPES, { default: 'posts' }))

@@ -4,6 +4,7 @@
  * tool's lock, then record the outcome through the tool's decider and reply
  * with the tool's view.
  */
+import { leftIn } from '../../aggregates/shared/decider';
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
@@ -42,7 +43,6 @@ import {
   UnloadTool,
 } from './engine.commands';
 import { EngineCodingQueries } from './engine-coding.queries';
-import { EngineSkillsQueries } from './engine-skills.queries';
 import { parseSkillFile } from './skill-file';
 import { findGithubSkillFiles, findLocalSkillFiles, type FoundSkillFile, readSkillFolder } from './skill-sources';
 import { EngineLifecycleQueries, type ModelView } from './engine-lifecycle.queries';
@@ -347,17 +347,18 @@ export class InstallCodingToolHandler implements ICommandHandler<InstallCodingTo
 export const RESERVED_SKILL_NAMES = ['list', 'ingest', 'discover'];
 
 /** Records a parsed SKILL.md; the shared step of ingest and discovery. */
-async function recordSkill(executor: CommandExecutor, queries: EngineSkillsQueries, text: string, source: SkillSource, context: CommandContext): Promise<SkillIngestView> {
+/** Records a SKILL.md; the reply comes from the skill's state (an unchanged ingestion racing the first one must not wait for the read model). */
+async function recordSkill(executor: CommandExecutor, text: string, source: SkillSource, context: CommandContext): Promise<SkillIngestView> {
   const skill = parseSkillFile(text);
   if (RESERVED_SKILL_NAMES.includes(skill.name)) throw new DomainError('invalid', `name ${skill.name} is reserved (${RESERVED_SKILL_NAMES.join(', ')})`);
-  const { events } = await executor.execute(
+  const { state, events } = await executor.execute(
     skillDecider,
     skillStreamId(skill.name),
     { kind: 'ingest', name: skill.name, description: skill.description, instructions: skill.instructions, sha256: skill.sha256, source, by: context.actor },
     context,
   );
-  const { instructions: _instructions, ...view } = await queries.skill(skill.name);
-  return { ...view, changed: events.length > 0 };
+  const { ingested } = leftIn(state, 'active');
+  return { name: ingested.name, description: ingested.description, version: ingested.version, source: ingested.source, sha256: ingested.sha256, ingested_at: ingested.ingested_at, ingested_by: ingested.ingested_by, changed: events.length > 0 };
 }
 
 @CommandHandler(IngestSkill)
@@ -365,13 +366,12 @@ export class IngestSkillHandler implements ICommandHandler<IngestSkill> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly executor: CommandExecutor,
-    private readonly queries: EngineSkillsQueries,
   ) {}
 
   async execute({ payload, context }: IngestSkill): Promise<SkillIngestView> {
-    if ('skillMd' in payload) return recordSkill(this.executor, this.queries, payload.skillMd, { kind: 'upload' }, context);
+    if ('skillMd' in payload) return recordSkill(this.executor, payload.skillMd, { kind: 'upload' }, context);
     const file = await readSkillFolder(payload.folder, this.config.engine.skillsDirs);
-    return recordSkill(this.executor, this.queries, file.text, { kind: 'local', path: file.location }, context);
+    return recordSkill(this.executor, file.text, { kind: 'local', path: file.location }, context);
   }
 }
 
@@ -392,7 +392,6 @@ async function discover(
   ingest: boolean,
   sourceOf: (file: FoundSkillFile) => SkillSource,
   executor: CommandExecutor,
-  queries: EngineSkillsQueries,
   context: CommandContext,
 ): Promise<DiscoveredSkill[]> {
   const skills: DiscoveredSkill[] = [];
@@ -400,7 +399,7 @@ async function discover(
     try {
       const parsed = parseSkillFile(file.text);
       const found: DiscoveredSkill = { location: file.location, name: parsed.name, description: parsed.description, valid: true, problem: null, ingested: null };
-      if (ingest) found.ingested = (await recordSkill(executor, queries, file.text, sourceOf(file), context)).changed;
+      if (ingest) found.ingested = (await recordSkill(executor, file.text, sourceOf(file), context)).changed;
       skills.push(found);
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
@@ -423,14 +422,13 @@ export class DiscoverLocalSkillsHandler implements ICommandHandler<DiscoverLocal
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly executor: CommandExecutor,
-    private readonly queries: EngineSkillsQueries,
   ) {}
 
   async execute({ payload, context }: DiscoverLocalSkills): Promise<DiscoveryView> {
     const dirs = this.config.engine.skillsDirs;
     if (dirs.length === 0) throw new DomainError('conflict', 'no skill folders are configured on this node (SKILLS_DIRS)');
     const found = await findLocalSkillFiles(dirs);
-    const skills = await discover(found.files, payload.ingest, (file) => ({ kind: 'local', path: file.location }), this.executor, this.queries, context);
+    const skills = await discover(found.files, payload.ingest, (file) => ({ kind: 'local', path: file.location }), this.executor, context);
     return report({ kind: 'local', dirs: found.dirs }, skills);
   }
 }
@@ -440,7 +438,6 @@ export class DiscoverGithubSkillsHandler implements ICommandHandler<DiscoverGith
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly executor: CommandExecutor,
-    private readonly queries: EngineSkillsQueries,
   ) {}
 
   async execute({ payload, context }: DiscoverGithubSkills): Promise<DiscoveryView> {
@@ -451,7 +448,6 @@ export class DiscoverGithubSkillsHandler implements ICommandHandler<DiscoverGith
       payload.ingest,
       (file) => ({ kind: 'github', repository: payload.repository, path: file.github?.path ?? file.location, ref }),
       this.executor,
-      this.queries,
       context,
     );
     return report({ kind: 'github', api: options.baseUrl, repository: payload.repository, ref, path: payload.path }, skills);

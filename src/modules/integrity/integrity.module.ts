@@ -20,7 +20,7 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
   imports: [CommonModule, AccountsModule],
   controllers: [IntegrityController],
   providers: [
-    { provide: NODE_KEY_DIRECTORY, useFactory: (config: AppConfig, key: NodeKey) => new ConfiguredNodeKeys(config, key), inject: [APP_CONFIG, NodeKey] },
+    { provide: NODE_KEY_DIRECTORY, useFactory: (config: AppConfig, key: NodeKey, readStore: ReadStore) => new ConfiguredNodeKeys(config, key, readStore), inject: [APP_CONFIG, NodeKey, READ_STORE] },
     { provide: NONCE_STORE, useFactory: (readStore: ReadStore) => new ReadStoreNonceStore(readStore), inject: [READ_STORE] },
     NodeSignatureGuard,
     IntegrityQueries,

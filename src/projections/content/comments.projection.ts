@@ -9,7 +9,8 @@ import { defineProjection } from '../support/define-projection';
 
 export const COMMENTS = 'comments';
 
-export interface CommentDoc extends Doc {
+/** The Comment record of §0.5 (what clients see, less the author). */
+export interface CommentRecordFields {
   id: string;
   post_id: string;
   author_id: string;
@@ -21,8 +22,11 @@ export interface CommentDoc extends Doc {
   depth: number;
   is_deleted: boolean;
   is_hidden: boolean;
-  visible: boolean;
   created_at: string;
+}
+
+export interface CommentDoc extends Doc, CommentRecordFields {
+  visible: boolean;
 }
 
 const set = (event: { position: number }, writer: Parameters<typeof applyOnce>[0], id: string, fields: Record<string, unknown>): void =>

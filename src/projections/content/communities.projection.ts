@@ -12,10 +12,10 @@ import { defineProjection } from '../support/define-projection';
 export const COMMUNITIES = 'communities';
 export const COMMUNITY_MEMBERS = 'community_members';
 
-export interface CommunityDoc extends Doc {
+/** The Community record of §0.5. */
+export interface CommunityRecordFields {
   id: string;
   name: string;
-  name_key: string;
   display_name: string;
   description: string;
   rules: string;
@@ -27,6 +27,10 @@ export interface CommunityDoc extends Doc {
   member_count: number;
   post_count: number;
   created_at: string;
+}
+
+export interface CommunityDoc extends Doc, CommunityRecordFields {
+  name_key: string;
 }
 
 export interface CommunityMemberDoc extends Doc {

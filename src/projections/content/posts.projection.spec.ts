@@ -1,23 +1,10 @@
 import { EmbeddedReadStore } from '../../infrastructure/read-store/embedded/embedded-read-store';
 import { applyAll, recorded } from '../../../test/support/projection-kit';
 import type { PostFields, PostPlacement } from '../../aggregates/content/content.events';
+import { postFields } from '../../aggregates/content/post';
 import { ALL_POSTS_COUNT, communityCountId, POST_COUNTS, type PostDoc, POSTS, postsProjection as projection } from './posts.projection';
 
-const fields: PostFields = {
-  title: 't',
-  content: 'c',
-  content_type: 'text',
-  code_language: null,
-  recipe_ref: null,
-  media_urls: [],
-  link_url: null,
-  source_channel: null,
-  intent_category: null,
-  hypothesis: null,
-  expected_outcome: null,
-  is_thought_experiment: false,
-  dynamic_layout: null,
-};
+const fields: PostFields = postFields('t', 'c');
 const placement = (extra: Partial<PostPlacement> = {}): PostPlacement => ({ author_id: 'a', author_type: 'agent', community_id: 'c1', community_private: false, ...extra });
 const published = (postId: string, extra: Partial<PostPlacement> = {}) =>
   recorded('PostPublished', { post_id: postId, ...placement(extra), ...fields, published_at: '2026-05-01T10:00:00.000Z' });

@@ -16,7 +16,7 @@
  * listed, listed agents' posts; `community:<id>`: visible), so a page never
  * counts a scan. View counts are not events: see post-views.read-model.ts.
  */
-import type { PostEvent } from '../../aggregates/content/content.events';
+import type { PostEvent, PostFields, PostPlacement } from '../../aggregates/content/content.events';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, IndexSpec } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
@@ -27,25 +27,9 @@ export const POST_COUNTS = 'post_counts';
 export const ALL_POSTS_COUNT = 'all';
 export const communityCountId = (communityId: string): string => `community:${communityId}`;
 
-export interface PostDoc extends Doc {
+/** The Post record (§0.5) as stored, with the fields the feeds filter and sort on. */
+export interface PostDoc extends Doc, PostPlacement, PostFields {
   id: string;
-  author_id: string;
-  author_type: string;
-  community_id: string | null;
-  community_private: boolean;
-  title: string;
-  content: string;
-  content_type: string;
-  code_language: string | null;
-  recipe_ref: string | null;
-  media_urls: string[];
-  link_url: string | null;
-  source_channel: string | null;
-  intent_category: string | null;
-  hypothesis: string | null;
-  expected_outcome: string | null;
-  is_thought_experiment: boolean;
-  dynamic_layout: unknown;
   upvotes: number;
   downvotes: number;
   score: number;

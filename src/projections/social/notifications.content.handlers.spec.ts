@@ -41,6 +41,10 @@ describe('content notification rules', () => {
     ]);
   });
 
+  it('given a reply to the post author’s own comment, then they are told once, as a reply', () => {
+    expect(notificationsOf(comment('author')).map((n) => [n.user_id, n.type])).toEqual([['author', 'reply']]);
+  });
+
   it('given the post author comments on their own post, then nobody is told', () => {
     expect(notificationsOf(comment(null, 'author'))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /**
  * The content context's notification rules (social-routes §11, §21.4): a
  * comment tells the post's author (`comment`) and a reply the parent
- * comment's author (`reply`); a new upvote on a post or a comment tells its
+ * comment's author (`reply`; one notification when they are the same person); a new upvote on a post or a comment tells its
  * author (`upvote`); downvotes, switches and removals tell no one. Purely from
  * the event; nobody is told of their own act (notification-rules.ts). The
  * content events carry ids, not names, so the messages name no one.
@@ -26,6 +26,8 @@ export const CONTENT_NOTIFICATION_RULES = {
     const drafts: NotificationDraft[] = [
       { user_id: d.post_author_id, type: 'comment', source_user_id: d.author_id, source_username: null, target_type: 'post', target_id: d.post_id, message: 'New comment on your post' },
     ];
+    // a reply to the post author's own comment tells them once, as a reply
+    if (d.parent_author_id === d.post_author_id) drafts.pop();
     if (d.parent_author_id && d.parent_id) {
       drafts.push({ user_id: d.parent_author_id, type: 'reply', source_user_id: d.author_id, source_username: null, target_type: 'comment', target_id: d.parent_id, message: 'New reply to your comment' });
     }

@@ -1,0 +1,153 @@
+/**
+ * The regional side of federation (issue 17, item 2): on a node started with
+ * SVC_NODE_TIER=regional and FEDERATION_UPSTREAM_URL, registers this node's
+ * key with central (POST /federation/nodes/register, signed by that key),
+ * then pulls central's log (GET /federation/log, node-signed) from its
+ * checkpoint: pages while behind, a long poll once caught up. Each page is
+ * appended with its events' ids, streams and revisions (append-replicated.ts),
+ * then the checkpoint moves (replication-checkpoint.ts). The projections
+ * build from the replicated log as from any other.
+ *
+ * Failures (central down, the node not approved yet) are retried with a
+ * backoff up to 30 s and logged; a divergence (this log holds an event
+ * central's does not) stops replication and is logged as an error: it needs
+ * an operator. Runs where the background work runs (one process per DATA_DIR).
+ */
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { EVENT_STORE, type EventMetadata, type EventStore, type JsonObject } from '../event-store/event-store.port';
+import { NodeKey } from '../node-identity/node-key';
+import { sendSigned } from '../node-identity/signed-request';
+import { PlatformLifecycle } from '../platform-lifecycle';
+import { appendReplicated, ReplicationDivergenceError } from './append-replicated';
+import { ReplicationCheckpoint } from './replication-checkpoint';
+
+const FEDERATION_PATH = '/api/social/federation';
+const MAX_BACKOFF_MS = 30_000;
+
+interface PulledEvent {
+  position: number;
+  event_id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  data: JsonObject;
+  metadata: EventMetadata;
+}
+
+export interface ReplicationStatus {
+  running: boolean;
+  registered: boolean;
+  /** the upstream position replicated up to */
+  position: number;
+  /** the upstream head at the last page */
+  upstreamHead: number | null;
+  lastError: string | null;
+}
+
+@Injectable()
+export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('RegionalReplicator');
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | null = null;
+  private readonly state: ReplicationStatus = { running: false, registered: false, position: 0, upstreamHead: null, lastError: null };
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly key: NodeKey,
+    private readonly lifecycle: PlatformLifecycle,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const upstream = this.config.federation.upstreamUrl;
+    if (upstream === null || !this.lifecycle.runsBackgroundWork()) return;
+    this.state.running = true;
+    this.running = this.run(upstream).finally(() => (this.state.running = false));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  status(): ReplicationStatus {
+    return { ...this.state };
+  }
+
+  private async run(upstream: string): Promise<void> {
+    const checkpoint = new ReplicationCheckpoint(this.config.dataDir, upstream);
+    let backoffMs = 250;
+    while (!this.stopping.signal.aborted) {
+      try {
+        if (!this.state.registered) {
+          this.state.position = await checkpoint.read();
+          await this.register(upstream);
+        }
+        const caughtUp = this.state.upstreamHead !== null && this.state.position >= this.state.upstreamHead;
+        const events = await this.pull(upstream, caughtUp ? this.config.federation.waitSeconds : 0);
+        if (events.length > 0) {
+          await appendReplicated(
+            this.store,
+            events.map((e) => ({ streamId: e.stream, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata })),
+          );
+          this.state.position = events[events.length - 1].position;
+          await checkpoint.write(this.state.position);
+        }
+        this.state.lastError = null;
+        backoffMs = 250;
+      } catch (error) {
+        if (this.stopping.signal.aborted) break;
+        const message = error instanceof Error ? error.message : String(error);
+        this.state.lastError = message;
+        if (error instanceof ReplicationDivergenceError) {
+          this.logger.error(`replication stopped: ${message}`);
+          return;
+        }
+        this.logger.warn(`replication from ${upstream} failed (retrying in ${backoffMs} ms): ${message}`);
+        await this.sleep(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  private async register(upstream: string): Promise<void> {
+    const response = await sendSigned(
+      this.key,
+      this.config.nodeId,
+      upstream,
+      {
+        method: 'POST',
+        path: `${FEDERATION_PATH}/nodes/register`,
+        body: { node_id: this.config.nodeId, public_key: this.key.publicKeyHex, url: this.config.federation.publicUrl, tier: 'regional' },
+      },
+      { signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(10_000)]) },
+    );
+    const body = (await response.json()) as { data?: { status?: string }; error?: string; message?: string };
+    if (!response.ok) throw new Error(`registration refused: ${response.status} ${JSON.stringify(body)}`);
+    this.state.registered = true;
+    this.logger.log(`registered with ${upstream} as ${this.config.nodeId} (${body.data?.status ?? 'unknown'})`);
+  }
+
+  private async pull(upstream: string, waitSeconds: number): Promise<PulledEvent[]> {
+    const path = `${FEDERATION_PATH}/log?after=${this.state.position}&limit=${this.config.federation.pageSize}&wait=${waitSeconds}`;
+    const response = await sendSigned(this.key, this.config.nodeId, upstream, { method: 'GET', path }, {
+      signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout((waitSeconds + 15) * 1000)]),
+    });
+    const body = (await response.json()) as { data?: { events: PulledEvent[]; head: number } };
+    if (!response.ok || !body.data) throw new Error(`log refused: ${response.status} ${JSON.stringify(body)}`);
+    this.state.upstreamHead = body.data.head;
+    return body.data.events;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.stopping.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

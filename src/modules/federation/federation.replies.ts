@@ -1,0 +1,42 @@
+/** Reply schemas of the federation routes for the OpenAPI document. */
+import { bool, int, list, obj, oneOf, orNull, str } from '../common/openapi';
+
+const hex64 = str({ pattern: '^[0-9a-f]{64}$' });
+const time = str({ format: 'date-time' });
+
+export const FEDERATION_NODE = obj({
+  node_id: str(),
+  public_key: hex64,
+  url: str(),
+  tier: oneOf(['regional', 'central', 'flat']),
+  status: oneOf(['pending', 'approved']),
+});
+
+export const FEDERATION_NODE_VIEW = obj({
+  ...(FEDERATION_NODE.properties as Record<string, object>),
+  registered_at: time,
+  approved_at: orNull(time),
+  approved_by: orNull(str()),
+});
+
+export const FEDERATION_NODES_PAGE = obj({
+  success: { const: true },
+  data: list(FEDERATION_NODE_VIEW),
+  meta: obj({ total: int(), limit: int(), offset: int(), has_more: bool() }),
+});
+
+export const LOG_EVENT = obj({
+  position: int({ description: 'the event’s position in this node’s log' }),
+  event_id: str(),
+  stream: str(),
+  revision: int(),
+  type: str(),
+  data: { type: 'object', additionalProperties: true },
+  metadata: { type: 'object', additionalProperties: true },
+  seal: orNull(obj({ hash: hex64, chain: hex64 })),
+});
+
+export const LOG_PAGE = obj({
+  events: list(LOG_EVENT),
+  head: int({ description: 'the position of this node’s last event when the page was read' }),
+});

@@ -1,0 +1,102 @@
+/**
+ * Regional replay across two service processes with embedded stores (issue
+ * 17, item 2): central (FEDERATION_AUTO_ACCEPT=1) takes writes; a regional
+ * node registers, replays central's log one event per page, is killed with
+ * SIGKILL mid-replay, restarts from its checkpoint, catches up and follows
+ * the log live. Then every read model's digest is equal on both nodes, the
+ * regional log verifies and its running hash equals central's (same events,
+ * same order, same bytes), and the regional node refuses writes.
+ */
+import { readFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKPOINT_FILE } from '../../src/infrastructure/federation/replication-checkpoint';
+import { adapterMode } from '../support/adapters';
+import { request, uniqueName } from '../support/app';
+import { eventually } from '../support/eventually';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+jest.setTimeout(120_000);
+
+const describeEmbedded = adapterMode() === 'embedded' ? describe : describe.skip;
+const ADMIN = uniqueName('fedadmin');
+const PASSWORD = 'correct horse battery';
+const P = '/api/social';
+
+describeEmbedded('federation: a regional node replays central’s log', () => {
+  const shared = { JWT_SECRET: 'federation-e2e-secret-of-at-least-32-chars', SVC_ADMIN_USERS: ADMIN };
+  const regionalDir = mkdtempSync(join(tmpdir(), 'svc-fed-regional-'));
+  let central: ServiceProcess;
+  let regional: ServiceProcess | null = null;
+  let adminToken: string;
+
+  const checkpoint = (): number => (existsSync(join(regionalDir, CHECKPOINT_FILE)) ? JSON.parse(readFileSync(join(regionalDir, CHECKPOINT_FILE), 'utf8')).position : 0);
+  const regionalEnv = (extra: Record<string, string> = {}) => ({ ...shared, SVC_NODE_ID: 'region-eu', SVC_NODE_TIER: 'regional', FEDERATION_UPSTREAM_URL: central.url, ...extra });
+  const digest = async (node: ServiceProcess) => (await request(node.url, 'GET', `${P}/audit/digest`, { token: adminToken })).body.data.digests;
+  const verify = async (node: ServiceProcess) => (await request(node.url, 'GET', `${P}/audit/verify`, { token: adminToken })).body.data;
+
+  async function register(username: string): Promise<{ id: string; token: string }> {
+    const res = await request(central.url, 'POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: PASSWORD } });
+    expect(res.status).toBe(201);
+    return { id: res.body.data.id, token: res.body.data.token };
+  }
+
+  /** A user who registers, posts, joins the contest: several streams and read models. */
+  async function activeUser(): Promise<void> {
+    const user = await register(uniqueName('fed'));
+    expect((await request(central.url, 'POST', `${P}/posts`, { token: user.token, body: { title: `post of ${user.id}`, content: 'replicated' } })).status).toBe(201);
+    expect((await request(central.url, 'POST', '/api/hive/contest/join', { token: user.token, body: { track: 'digital' } })).status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    central = await startServiceProcess(mkdtempSync(join(tmpdir(), 'svc-fed-central-')), { ...shared, SVC_NODE_ID: 'central-1', SVC_NODE_TIER: 'central', FEDERATION_AUTO_ACCEPT: '1' });
+    adminToken = (await register(ADMIN)).token;
+    for (let i = 0; i < 12; i++) await activeUser();
+  });
+
+  afterAll(async () => {
+    for (const node of [regional, central]) {
+      if (node && node.child.exitCode === null) {
+        node.child.kill('SIGTERM');
+        await node.exited;
+      }
+    }
+  });
+
+  it('given a log on central, when the regional node is killed mid-replay and restarted, then it catches up and follows live with equal digests', async () => {
+    const centralHead = (await verify(central)).head.position;
+    // one event per page, so that the kill lands in the middle of the log
+    let first: import('node:child_process').ChildProcess | null = null;
+    const starting = startServiceProcess(regionalDir, regionalEnv({ FEDERATION_PAGE_SIZE: '1' }), (child) => (first = child)).catch(() => null);
+    await eventually('the regional node to replicate part of the log', () => checkpoint() > 0, { timeoutMs: 60_000, intervalMs: 2 });
+    first!.kill('SIGKILL');
+    await starting;
+    const killedAt = checkpoint();
+    expect(killedAt).toBeGreaterThan(0);
+    expect(checkpoint()).toBeLessThan(centralHead);
+
+    regional = await startServiceProcess(regionalDir, regionalEnv());
+    for (let i = 0; i < 3; i++) await activeUser(); // written while the regional node follows live
+
+    const centralDigests = await digest(central);
+    await eventually('the regional read models to equal central’s', async () => JSON.stringify(await digest(regional!)) === JSON.stringify(centralDigests), { timeoutMs: 30_000 });
+
+    const [here, there] = [await verify(central), await verify(regional)];
+    expect(there).toMatchObject({ ok: true, broken: null });
+    expect(there.head).toEqual(here.head);
+  });
+
+  it('given a regional node, when a client writes there, then it is refused: writes go to the central node', async () => {
+    const res = await request(regional!.url, 'POST', `${P}/register`, { body: { username: uniqueName('local'), email: 'local@example.com', password: PASSWORD } });
+
+    expect(res.status).toBe(503);
+    expect(JSON.stringify(res.body)).toContain('writes go to the central node');
+  });
+
+  it('given the regional node, when central lists the nodes, then it is registered and approved (FEDERATION_AUTO_ACCEPT)', async () => {
+    const res = await request(central.url, 'GET', `${P}/federation/nodes`, { token: adminToken });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([expect.objectContaining({ node_id: 'region-eu', tier: 'regional', status: 'approved', approved_by: 'system:federation-auto-accept' })]);
+  });
+});
