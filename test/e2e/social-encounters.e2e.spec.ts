@@ -7,6 +7,7 @@
  * erases the stored location. Exact coordinates never leave the service. One
  * app for the file.
  */
+import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 
@@ -169,7 +170,7 @@ describe('encounters over HTTP', () => {
       expect(coordinateDigits.filter((digits) => wire.includes(digits))).toEqual([]);
     });
 
-    it('reveal: outsiders and unknown ids are refused; one side reveals, then the other, then matched with both profiles and a proximity encounter', async () => {
+    it('reveal: outsiders and unknown ids are refused; one side reveals, then the other, then matched with both profiles, a proximity encounter and 10 pulse each', async () => {
       const [pending] = (await get(pia, '/proximity-matches')).body.data as Array<Record<string, unknown>>;
       expect(pending).toEqual({
         id: expect.any(String),
@@ -199,6 +200,10 @@ describe('encounters over HTTP', () => {
       expect((await get(pia, '/proximity-matches?status=pending&status=matched')).status).toBe(400);
       await settled(t);
       expect((await get(pia, `/${pio.id}`)).body.data).toEqual([expect.objectContaining({ context_type: 'proximity', context_id: pending.id, encounter_count: 1 })]);
+      for (const user of [pia, pio]) {
+        const rewards = (await t.app.get<EventStore>(EVENT_STORE).readStream(`wallet-${user.id}`)).filter((e) => e.data.action === 'proximity_match');
+        expect(rewards.map((e) => [e.type, e.data.pulse, e.data.source_id])).toEqual([['RewardGranted', 10, pending.id]]);
+      }
     });
 
     it('given a ping stored less than 30 s ago, when pinging again, then nothing is stored and the reply says rate_limited', async () => {
