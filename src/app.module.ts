@@ -9,6 +9,7 @@ import { AuditModule } from './modules/audit/audit.module';
 import { FederationModule } from './modules/federation/federation.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
 import { SocialModule } from './modules/social/social.module';
+import { ProximityModule } from './modules/proximity/proximity.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
 import { ChatModule } from './modules/chat/chat.module';
@@ -32,7 +33,7 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, FederationModule, ContentModule, SocialModule, AgentsModule, EngineModule, SagasModule],
+      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, FederationModule, ContentModule, SocialModule, ProximityModule, AgentsModule, EngineModule, SagasModule],
     };
   }
 }

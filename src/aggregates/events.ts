@@ -35,6 +35,9 @@ import type { FederationNodeEvent } from './federation/federation-node';
 import type { GoalEvent } from './goals/goal';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { ProximityPairEvent } from './proximity/proximity-pair';
+import type { SocialEncounterEvent } from './proximity/social-encounter';
+import type { UserLocationEvent } from './proximity/user-location';
 import type { FollowEvent } from './social/follow';
 import type { NotificationInboxEvent } from './social/notification-inbox';
 
@@ -66,6 +69,9 @@ export type AnyDomainEvent =
   | NodeStandingEvent
   | ContentEvent
   | FollowEvent
+  | SocialEncounterEvent
+  | UserLocationEvent
+  | ProximityPairEvent
   | NotificationInboxEvent
   | RuntimeToolEvent
   | ModelLifecycleEvent

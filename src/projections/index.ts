@@ -35,6 +35,9 @@ import { postsProjection } from './content/posts.projection';
 import { reportsProjection } from './content/reports.projection';
 import { votesProjection } from './content/votes.projection';
 import { followsProjection } from './social/follows.projection';
+import { socialEncountersProjection } from './proximity/social-encounters.projection';
+import { locationPingsProjection } from './proximity/location-pings.projection';
+import { proximityMatchesProjection } from './proximity/proximity-matches.projection';
 import { notificationsProjection } from './social/notifications.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
@@ -64,6 +67,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   communitiesProjection,
   reportsProjection,
   followsProjection,
+  socialEncountersProjection,
+  locationPingsProjection,
+  proximityMatchesProjection,
   notificationsProjection,
   agentProfilesProjection,
   tasksProjection,

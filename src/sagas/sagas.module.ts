@@ -11,6 +11,7 @@
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
  * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
+ * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched) → RecordSocialEncounter.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -42,8 +43,10 @@ import { ComputeModule } from '../modules/compute/compute.module';
 import { EngineModule } from '../modules/engine/engine.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
+import { ProximityModule } from '../modules/proximity/proximity.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
+import { EncounterRecordingSaga } from './encounter-recording.saga';
 import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
@@ -59,7 +62,7 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -74,7 +77,7 @@ const WORKERS = [
 ];
 
 @Module({
-  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
+  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ProximityModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

@@ -45,4 +45,13 @@ describe('social rewards saga', () => {
     const commands = events.flatMap((e) => saga.react(e)) as GrantReward[];
     expect(pay(commands).get('alice')?.reputation).toEqual({ pulse: 1, spark: 0, signal: 0, xp: 2 });
   });
+
+  it('given a proximity match both sides revealed (twice: a redelivery), then each side gets 10 pulse once; a one-sided reveal pays nothing', () => {
+    const revealed = (status: 'matched' | 'revealed_a') =>
+      recorded('ProximityRevealed', { match_id: 'pm1', user_a_id: 'ann', user_b_id: 'bob', by: 'bob', status, at: 'x' });
+    const matched = revealed('matched');
+    const wallets = pay([...saga.react(matched), ...saga.react(matched)] as GrantReward[]);
+    expect([wallets.get('ann')?.reputation?.pulse, wallets.get('bob')?.reputation?.pulse]).toEqual([10, 10]);
+    expect(saga.react(revealed('revealed_a'))).toEqual([]);
+  });
 });

@@ -12,6 +12,9 @@
  *   (target, voter) pair: taking an upvote back and giving it again pays once,
  *   so toggling a vote cannot farm pulse.
  *
+ * - proximity_match: both users of a proximity match once it is matched
+ *   (§13), source the match.
+ *
  * Other contexts add their rows (complete_task, recipe_shared,
  * recipe_forked) to ACTIONS and a reaction below.
  */
@@ -37,6 +40,7 @@ export const ACTIONS = {
   complete_task: { pulse: 10, spark: 20, xp: 50 },
   recipe_shared: { spark: 15 },
   experiment_voted: { spark: 10, pulse: 5 },
+  proximity_match: { pulse: 10 },
 } as const satisfies Record<string, RewardRow>;
 
 export type RewardAction = keyof typeof ACTIONS;
@@ -62,6 +66,11 @@ export class SocialRewardsSaga implements ProcessManager {
       newUpvote(event.data) ? grant(event, event.data.target_author_id, 'upvote_received', `post:${event.data.post_id}:${event.data.voter_id}`) : null,
     CommentVoted: (event) =>
       newUpvote(event.data) ? grant(event, event.data.target_author_id, 'upvote_received', `comment:${event.data.comment_id}:${event.data.voter_id}`) : null,
+    // §13: a proximity match both sides revealed pays each side, source the match
+    ProximityRevealed: (event) =>
+      event.data.status === 'matched'
+        ? [grant(event, event.data.user_a_id, 'proximity_match', event.data.match_id), grant(event, event.data.user_b_id, 'proximity_match', event.data.match_id)]
+        : null,
   });
   readonly eventTypes = this.reactions.eventTypes;
 

@@ -16,6 +16,7 @@ import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
 import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
+import { USERS_PROXIMITY_HANDLERS } from '../social/users.proximity.handlers';
 import { updateUser, USERS } from './update-user';
 import { USERS_SOCIAL_HANDLERS } from '../social/users.social.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
@@ -164,5 +165,6 @@ export const usersProjection = defineProjection({
     ...AGENTS_USER_HANDLERS,
     ...USERS_CONTENT_HANDLERS,
     ...USERS_SOCIAL_HANDLERS,
+    ...USERS_PROXIMITY_HANDLERS,
   },
 });

@@ -12,6 +12,7 @@ import type { NotificationDraft, NotificationRules, NotificationView } from './n
 import { ACCOUNT_NOTIFICATION_RULES } from './notifications.accounts.handlers';
 import { AGENT_NOTIFICATION_RULES } from './notifications.agents.handlers';
 import { CONTENT_NOTIFICATION_RULES } from './notifications.content.handlers';
+import { PROXIMITY_NOTIFICATION_RULES } from './notifications.proximity.handlers';
 
 export type { NotificationDraft, NotificationRules, NotificationView };
 
@@ -22,6 +23,7 @@ export const NOTIFICATION_RULES: NotificationRules = {
   ...ACCOUNT_NOTIFICATION_RULES,
   ...AGENT_NOTIFICATION_RULES,
   ...CONTENT_NOTIFICATION_RULES,
+  ...PROXIMITY_NOTIFICATION_RULES,
 };
 
 /** The notifications an event creates, with their ids (stable per event) and times; nobody is told about their own act. */

@@ -1,0 +1,20 @@
+/** The social platform's encounters (social-routes §13): the durable record of who met whom, in which context. */
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { CommonModule } from '../common/common.module';
+import { EncountersController } from './encounters.controller';
+import {
+  AcknowledgeSocialEncounterHandler,
+  PingLocationHandler,
+  RecordSocialEncounterHandler,
+  RevealProximityMatchHandler,
+  SetLocationSharingHandler,
+} from './proximity.handlers';
+import { ProximityQueries } from './proximity.queries';
+
+@Module({
+  imports: [CommonModule, AccountsModule],
+  controllers: [EncountersController],
+  providers: [ProximityQueries, RecordSocialEncounterHandler, AcknowledgeSocialEncounterHandler, PingLocationHandler, SetLocationSharingHandler, RevealProximityMatchHandler],
+})
+export class ProximityModule {}
