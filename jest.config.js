@@ -36,6 +36,8 @@ module.exports = {
       testPathIgnorePatterns: [
         '/node_modules/',
         '/test/e2e/(input-fuzz|server-limits|browser-policy|openapi|auth-matrix|request-bodies|names|number-bounds|embeds|embeds\\.browser)\\.e2e\\.spec\\.ts$',
+        // the node's own processes and HTTP plumbing: nothing in them reads or writes through a store or the bus differently per adapter
+        '/test/e2e/(engine-pressure|engine-coding|http-robustness|tracing|observability)\\.e2e\\.spec\\.ts$',
       ],
       setupFilesAfterEnv: ['<rootDir>/test/support/production-adapters.setup.ts'],
     },
