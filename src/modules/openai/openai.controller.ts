@@ -27,7 +27,7 @@ import { OPENAI_API_PREFIX } from '../common/openai-errors';
 import { ReadBody, Reply } from '../common/openapi';
 import { RateLimited } from '../common/rate-limits/rate-limits';
 import { RequestContext } from '../common/request-context';
-import { SseResponse } from '../encounter/stream/sse';
+import { SseResponse } from '../common/sse-response';
 import { OpenAiCompletions } from './openai-completions.service';
 import { CHAT_COMPLETION, MODEL_LIST, type ModelList, OpenAiRefusal } from './openai.replies';
 import { CHAT_COMPLETION_BODY_SCHEMA, chatCompletionBody } from './openai.requests';

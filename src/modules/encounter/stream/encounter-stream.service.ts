@@ -38,7 +38,8 @@ import {
   type EncounterInboxDoc,
   inboxAfter,
 } from '../../../projections/encounter/encounter-inbox.projection';
-import { type EncounterBusValue, SSE_CONNECTED, SseResponse, type StreamMessage } from './sse';
+import { SseResponse } from '../../common/sse-response';
+import { type EncounterBusValue, SSE_CONNECTED, type StreamMessage } from './sse';
 import { StreamSession } from './stream-session';
 
 /** the encounter topics, and the social notifications' topic (social-routes §11: the user's SSE stream carries them too) */
