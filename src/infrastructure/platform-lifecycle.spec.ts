@@ -58,3 +58,20 @@ describe('PlatformLifecycle readiness', () => {
     expect(platform.readiness()).toEqual({ ready: false, waiting_for: 'shutdown', detail: 'the node is shutting down' });
   });
 });
+
+describe('PlatformLifecycle background writes', () => {
+  const idle = { start: async () => undefined, stop: async () => undefined } as unknown as SagaRunner & EventRelays & ProjectionEngine;
+  const none = {} as unknown as EventStore & ReadStore & MessageBus;
+  const node = (env: Record<string, string>, role: 'api' | 'worker' = 'api') =>
+    new PlatformLifecycle(loadConfig({ DATA_DIR: '/tmp/lifecycle-spec', NODE_ID: 'n1', ...env }), role, none, none, none, idle, idle, idle);
+
+  it('given a central node with inline projections, then its sagas and timers append events', () => {
+    expect(node({}).writesInBackground()).toBe(true);
+  });
+
+  it('given a regional node replaying an upstream, then it runs its projections but appends nothing in the background', () => {
+    const regional = node({ SVC_NODE_TIER: 'regional', FEDERATION_UPSTREAM_URL: 'http://central.example:6777' });
+    expect(regional.runsBackgroundWork()).toBe(true);
+    expect(regional.writesInBackground()).toBe(false);
+  });
+});

@@ -46,6 +46,16 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
     return this.role === 'worker' || this.config.projections === 'inline';
   }
 
+  /**
+   * Whether this process appends events of its own in the background (sagas,
+   * sweepers, schedulers): where the background work runs, except on a
+   * regional node replaying central's log, which writes nothing of its own
+   * (central's sagas and timers act; their events arrive replicated).
+   */
+  writesInBackground(): boolean {
+    return this.runsBackgroundWork() && this.config.federation.upstreamUrl === null;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (!this.runsBackgroundWork()) {
       // The worker keeps the read models; this node is ready once its stores are open.
@@ -53,8 +63,7 @@ export class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationS
       return;
     }
     await this.projections.start();
-    // A regional node replaying central's log writes nothing of its own: central's sagas react, and their events arrive replicated.
-    if (this.config.federation.upstreamUrl === null) await this.sagas.start();
+    if (this.writesInBackground()) await this.sagas.start();
     await this.relays.start();
     // Ready means the read models reflect every event committed before start.
     void this.catchUpThenReady();

@@ -1,18 +1,20 @@
 /**
  * Builds the configured adapters of the three ports. The one place that maps
  * EVENT_STORE / READ_STORE / BUS to classes, shared by the app, the worker and
- * the CLIs.
+ * the CLIs. The production adapters are loaded when configured, not before:
+ * their client libraries (the EventStoreDB gRPC client, the MongoDB driver,
+ * kafkajs: some 500 modules) stay out of a node on the embedded default, which
+ * starts faster for it (and so does every test file that starts an app).
+ * `require` at the point of use, typed by the module's own declarations (a
+ * CommonJS build: `import()` would load it as an ES module).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../config/config';
 import { InProcessBus } from './bus/in-process/in-process-bus';
-import { KafkaBus } from './bus/kafka/kafka-bus';
 import type { MessageBus } from './bus/message-bus.port';
-import { EventStoreDbEventStore } from './event-store/eventstoredb/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite/sqlite-event-store';
 import { EmbeddedReadStore } from './read-store/embedded/embedded-read-store';
-import { MongoReadStore } from './read-store/mongodb/mongo-read-store';
 import type { EventStore } from './event-store/event-store.port';
 import type { UpcasterRegistry } from './eventsourcing/upcasters';
 import { UpcastingEventStore } from './eventsourcing/upcasting-event-store';
@@ -38,6 +40,7 @@ async function createRawEventStore(config: AppConfig, onCommit: CommitObserver |
     case 'sqlite':
       return new SqliteEventStore({ file: dataFile(config, 'events.db'), onCommit });
     case 'eventstoredb': {
+      const { EventStoreDbEventStore } = require('./event-store/eventstoredb/eventstoredb-event-store') as typeof import('./event-store/eventstoredb/eventstoredb-event-store');
       const store = await EventStoreDbEventStore.connect(config.eventStoreDb!.connectionString);
       if (!onCommit) return store;
       // no group commit: every append is a commit of its own
@@ -56,8 +59,10 @@ export async function createReadStore(config: AppConfig): Promise<ReadStore> {
   switch (config.readStore) {
     case 'embedded':
       return new EmbeddedReadStore({ file: dataFile(config, 'read-models.db') });
-    case 'mongodb':
+    case 'mongodb': {
+      const { MongoReadStore } = require('./read-store/mongodb/mongo-read-store') as typeof import('./read-store/mongodb/mongo-read-store');
       return MongoReadStore.connect({ url: config.mongo!.url, database: config.mongo!.database });
+    }
   }
 }
 
@@ -67,6 +72,7 @@ export async function createMessageBus(config: AppConfig): Promise<MessageBus> {
       // Bounded memory: a partition keeps at most this many unconsumed messages.
       return new InProcessBus({ retention: IN_PROCESS_BUS_RETENTION });
     case 'kafka': {
+      const { KafkaBus } = require('./bus/kafka/kafka-bus') as typeof import('./bus/kafka/kafka-bus');
       const kafka = config.kafka!;
       return new KafkaBus({ brokers: kafka.brokers, clientId: kafka.clientId, partitions: kafka.partitions });
     }

@@ -12,6 +12,7 @@ import { Clock } from '../infrastructure/clock';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { READ_STORE, type ReadStore } from '../infrastructure/read-store/read-store.port';
 import { ENCOUNTER_INBOX } from '../projections/encounter/encounter-inbox.projection';
+import { SweepTimer } from './support/sweep-timer';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,8 +20,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 @Injectable()
 export class EncounterInboxSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('EncounterInbox');
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<number> | null = null;
+  private readonly timer = new SweepTimer(() => this.pass(), { logger: this.logger, what: 'inbox sweep', failed: 0 });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,29 +32,21 @@ export class EncounterInboxSweeper implements OnApplicationBootstrap, OnModuleDe
   onApplicationBootstrap(): void {
     if (!this.lifecycle.runsBackgroundWork()) return;
     void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.timer.every(SWEEP_INTERVAL_MS);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+  onModuleDestroy(): Promise<void> {
+    return this.timer.stop();
   }
 
   /** Deletes the messages older than the retention; how many. */
   sweep(): Promise<number> {
-    this.sweeping ??= (async () => {
-      try {
-        const cutoff = new Date(this.clock.now().getTime() - this.config.encounter.inboxRetentionDays * DAY_MS).toISOString();
-        const { deletedCount } = await this.store.collection(ENCOUNTER_INBOX).deleteMany({ at: { $lt: cutoff } });
-        return deletedCount;
-      } catch (error) {
-        this.logger.warn(`inbox sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-        return 0;
-      } finally {
-        this.sweeping = null;
-      }
-    })();
-    return this.sweeping;
+    return this.timer.run();
+  }
+
+  private async pass(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.config.encounter.inboxRetentionDays * DAY_MS).toISOString();
+    const { deletedCount } = await this.store.collection(ENCOUNTER_INBOX).deleteMany({ at: { $lt: cutoff } });
+    return deletedCount;
   }
 }

@@ -50,7 +50,7 @@ export class GoalTimeoutSweeper implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    if (!this.lifecycle.runsBackgroundWork()) return;
+    if (!this.lifecycle.writesInBackground()) return;
     this.timer = setInterval(() => {
       this.sweeping ??= this.sweep()
         .catch((error: unknown) => this.logger.warn(`sweep failed: ${error instanceof Error ? error.message : String(error)}`))

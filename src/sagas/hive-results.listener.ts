@@ -33,7 +33,7 @@ export class HiveResultsListener implements OnApplicationBootstrap, OnModuleDest
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.lifecycle.runsBackgroundWork()) return;
+    if (!this.lifecycle.writesInBackground()) return;
     const names = hiveNames(this.config.kafka?.topicPrefix);
     this.listener = new BusListener(
       this.bus,

@@ -20,7 +20,7 @@ import { HIVE_TASK_RELAY_CHECKPOINT, HiveTaskRelay } from './hive-tasks.relay';
 import { EventRelays } from '../infrastructure/bus/event-relay';
 
 const config = (nodeId: string) => ({ nodeId, kafka: null }) as unknown as AppConfig;
-const background = { runsBackgroundWork: () => true } as unknown as PlatformLifecycle;
+const background = { runsBackgroundWork: () => true, writesInBackground: () => true } as unknown as PlatformLifecycle;
 const future = () => new Date(Date.now() + 60_000).toISOString();
 
 function event(type: string, data: Record<string, unknown>, nodeId = 'node-a'): NewEvent {

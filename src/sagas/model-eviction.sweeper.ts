@@ -30,7 +30,7 @@ export class ModelEvictionSweeper implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.lifecycle.runsBackgroundWork()) return;
+    if (!this.lifecycle.writesInBackground()) return;
     this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.logger.warn(`sweep failed: ${error instanceof Error ? error.message : String(error)}`)), this.config.engine.evictionSweepMs);
     this.timer.unref();
   }

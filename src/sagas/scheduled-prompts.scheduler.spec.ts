@@ -75,7 +75,7 @@ const scheduledRun = (messageId: string, prompt: string): ChatRequest => ({
   origin: 'schedule',
 });
 
-const ready = { runsBackgroundWork: () => true, isReady: () => true } as unknown as PlatformLifecycle;
+const ready = { writesInBackground: () => true, isReady: () => true } as unknown as PlatformLifecycle;
 
 describe('PromptScheduler', () => {
   let events: SqliteEventStore;
@@ -251,7 +251,7 @@ describe('PromptScheduler', () => {
   it('given a node that is not ready (starting or draining), then it runs nothing', async () => {
     await schedule('wait');
     clock.ms = RUN_AT.getTime();
-    const notReady = { runsBackgroundWork: () => true, isReady: () => false } as unknown as PlatformLifecycle;
+    const notReady = { writesInBackground: () => true, isReady: () => false } as unknown as PlatformLifecycle;
     const s = new PromptScheduler(executor('n1'), pipeline, clock, notReady, events, reads, loadConfig({ NODE_ID: 'n1' }), settings);
     expect((await s.poll()).size).toBe(0);
     expect(pipeline.calls).toHaveLength(0);
@@ -271,8 +271,8 @@ describe('PromptScheduler', () => {
     expect(await typesOf('timer')).toEqual(['PromptScheduled', 'ScheduledPromptClaimed', 'ScheduledPromptCompleted']);
   });
 
-  it('where the background work does not run, it does not start', () => {
-    const api = { runsBackgroundWork: () => false, isReady: () => true } as unknown as PlatformLifecycle;
+  it('where no background writes happen (an API process, a regional node), it does not start', () => {
+    const api = { writesInBackground: () => false, isReady: () => true } as unknown as PlatformLifecycle;
     const s = new PromptScheduler(executor('n1'), pipeline, clock, api, events, reads, loadConfig({ NODE_ID: 'n1' }), settings);
     s.onApplicationBootstrap();
     expect(s.running).toBe(false);

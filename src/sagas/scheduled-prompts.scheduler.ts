@@ -1,7 +1,7 @@
 /**
  * Runs due `/time_agent` prompts through the chat pipeline, exactly once.
  *
- * Where the background work runs (PlatformLifecycle.runsBackgroundWork():
+ * Where the background work runs (PlatformLifecycle.writesInBackground():
  * PROJECTIONS=inline, or the worker), a poller looks every `pollIntervalMs`
  * in the `scheduled_prompts` read model for pending prompts that are due and
  * running ones whose lease expired. For each it:
@@ -79,7 +79,7 @@ export class PromptScheduler implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.lifecycle.runsBackgroundWork()) this.start();
+    if (this.lifecycle.writesInBackground()) this.start();
   }
 
   async onModuleDestroy(): Promise<void> {

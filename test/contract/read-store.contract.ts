@@ -8,7 +8,7 @@
  */
 import { Collection, Doc, ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { CreateReadStore, ReadStoreFixture, ReadStoreUnderTest, uniqueName } from './read-store/fixture';
-import { describeQueryContract } from './read-store/queries.contract';
+import { describeIndexedReadContract, describeQueryContract } from './read-store/queries.contract';
 import { describeUpdateContract } from './read-store/updates.contract';
 import { describeWriteContract } from './read-store/writes.contract';
 import { describeLifecycleContract } from './read-store/lifecycle.contract';
@@ -53,6 +53,7 @@ export function describeReadStoreContract(adapterName: string, createStore: Crea
     };
 
     describeQueryContract(fixture);
+    describeIndexedReadContract(fixture);
     describeUpdateContract(fixture);
     describeWriteContract(fixture);
     describeLifecycleContract(fixture);

@@ -145,3 +145,76 @@ export function describeQueryContract(fixture: ReadStoreFixture): void {
     });
   });
 }
+
+interface Item extends Doc {
+  listed: boolean;
+  author: string;
+  at?: string | number | null;
+  trend: number;
+}
+
+/** Feed-like documents: the shapes the feeds read through indexes (equality and `$in` prefixes, a range on the next key). */
+const items: Item[] = [
+  { _id: 'i1', listed: true, author: 'u1', at: '2026-01-01', trend: 5 },
+  { _id: 'i2', listed: true, author: 'u2', at: '2026-01-03', trend: 1 },
+  { _id: 'i3', listed: false, author: 'u1', at: '2026-01-04', trend: 9 },
+  { _id: 'i4', listed: true, author: 'u3', at: '2026-01-02', trend: 7 },
+  { _id: 'i5', listed: true, author: 'u1', at: '2026-01-05', trend: 3 },
+  { _id: 'i6', listed: true, author: 'u2', at: 20260106, trend: 8 },
+  { _id: 'i7', listed: true, author: 'u2', trend: 6 },
+  { _id: 'i8', listed: true, author: 'u3', at: '2026-01-06', trend: 3 },
+];
+
+/** Ids as returned (ids() sorts them). */
+const inOrder = (docs: Doc[]): string[] => docs.map((doc) => doc._id);
+
+export function describeIndexedReadContract(fixture: ReadStoreFixture): void {
+  const given = async () => {
+    const collection = await fixture.givenCollection<Item>('indexed', items);
+    await collection.createIndex({ keys: { listed: 1, author: 1, at: -1 } });
+    await collection.createIndex({ keys: { listed: 1, at: -1 } });
+    return collection;
+  };
+
+  describe('indexed reads', () => {
+    it('given an index on (listed, author, at), when reading authors by $in newest first, then the merged order and page', async () => {
+      const collection = await given();
+      const filter = { listed: true, author: { $in: ['u1', 'u2'] } };
+      expect(inOrder(await collection.find(filter, { sort: { at: -1 }, limit: 10 }))).toEqual(['i5', 'i2', 'i1', 'i6', 'i7']);
+      expect(inOrder(await collection.find(filter, { sort: { at: -1 }, skip: 1, limit: 2 }))).toEqual(['i2', 'i1']);
+      expect(inOrder(await collection.find({ listed: true, author: { $in: ['u3'] } }, { sort: { at: 1 }, limit: 1 }))).toEqual(['i4']);
+    });
+
+    it('given an index on (listed, author, at), when counting authors by $in, then the matches are counted', async () => {
+      const collection = await given();
+      expect(await collection.countDocuments({ listed: true, author: { $in: ['u1', 'u2'] } })).toBe(5);
+      expect(await collection.countDocuments({ listed: false, author: { $in: ['u1', 'u9'] } })).toBe(1);
+      expect(await collection.countDocuments({ listed: true })).toBe(7);
+    });
+
+    it('given an index on (listed, at), when reading a range of at by another order, then only same-type values in the range, sorted', async () => {
+      const collection = await given();
+      const window = { listed: true, at: { $gte: '2026-01-02' } };
+      expect(inOrder(await collection.find(window, { sort: { trend: -1, at: -1 }, limit: 10 }))).toEqual(['i4', 'i8', 'i5', 'i2']);
+      expect(inOrder(await collection.find(window, { sort: { trend: -1, at: -1 }, skip: 1, limit: 2 }))).toEqual(['i8', 'i5']);
+      expect(await collection.countDocuments(window)).toBe(4);
+      expect(await collection.countDocuments({ listed: true, at: { $gt: '2026-01-02', $lt: '2026-01-06' } })).toBe(2);
+      expect(await collection.countDocuments({ listed: true, at: { $gte: 0 } })).toBe(1);
+    });
+
+    it('given indexed reads, when documents change, then the next reads and counts follow', async () => {
+      const collection = await given();
+      const window = { listed: true, at: { $gte: '2026-01-02' } };
+      expect(await collection.countDocuments(window)).toBe(4);
+      await collection.updateOne({ _id: 'i1' }, { $set: { at: '2026-01-07' } });
+      await collection.updateOne({ _id: 'i8' }, { $set: { listed: false } });
+      await collection.insertOne({ _id: 'i9', listed: true, author: 'u1', at: '2026-01-08', trend: 0 });
+      await collection.deleteOne({ _id: 'i4' });
+      expect(await collection.countDocuments(window)).toBe(4);
+      expect(inOrder(await collection.find(window, { sort: { trend: -1, at: -1 }, limit: 10 }))).toEqual(['i1', 'i5', 'i2', 'i9']);
+      expect(inOrder(await collection.find({ listed: true, author: { $in: ['u1', 'u3'] } }, { sort: { at: -1 }, limit: 2 }))).toEqual(['i9', 'i1']);
+      expect(await collection.countDocuments({ listed: true, author: { $in: ['u1', 'u3'] } })).toBe(3);
+    });
+  });
+}
+

@@ -20,7 +20,7 @@ import {
 } from '../read-store.port';
 import { runBulkWrite } from './embedded-bulk-write';
 import { evaluate, fastUpdate, modifiedPaths, touches, UNDECIDED, UNSUPPORTED } from './fast-paths';
-import { EmbeddedIndex } from './embedded-index';
+import { EmbeddedIndex, sortDocuments } from './embedded-index';
 import {
   assertReplacement,
   assertStringId,
@@ -107,7 +107,15 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
       const found = Object.keys(projection).length > 0 ? new Query({}, queryOptions).find<Doc>(ordered, projection).all() : ordered;
       return found.map((doc) => copyDocument(doc) as T);
     }
-    const cursor = new Query(filter, queryOptions).find<Doc>(this.candidates(filter), projection);
+    const narrow = this.candidateSet(filter);
+    if (narrow && Object.keys(projection).length === 0) {
+      // a few candidates (by _id, a hash lookup or an index window): test, keep the page's best, copy only those
+      const matches = narrow.exact ? narrow.docs : narrow.docs.filter(this.tester(filter));
+      const skip = options.skip && options.skip > 0 ? options.skip : 0;
+      const sortedDocs = sortDocuments(matches, options.sort!, options.limit ? skip + options.limit : undefined);
+      if (sortedDocs) return sortedDocs.slice(skip).map((doc) => copyDocument(doc) as T);
+    }
+    const cursor = new Query(filter, queryOptions).find<Doc>(narrow?.docs ?? [...this.docs.values()], projection);
     if (options.sort && Object.keys(options.sort).length > 0) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     // MongoDB reads limit 0 as "no limit"
@@ -125,12 +133,17 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     const { sort, limit } = options;
     if (!sort || !limit || limit <= 0) return null;
     const skip = options.skip && options.skip > 0 ? options.skip : 0;
-    for (const index of this.indexes.values()) {
+    // an index walk of the filter's own equalities first: it stops at the page, whatever the other indexes
+    const covering = [...this.indexes.values()].filter((index) => index.orderedPlan(filter, sort)?.covered);
+    for (const index of new Set([...covering, ...this.indexes.values()])) {
       const plan = index.orderedPlan(filter, sort);
       if (!plan || !index.orderable(() => this.docs.values())) continue;
-      // a narrower candidate set (by _id or a hash lookup) is cheaper to sort than a long walk
-      const narrow = this.narrowCandidates(filter);
-      if (narrow && narrow.length < index.rangeSize(plan)) return null;
+      // a narrower candidate set (by _id or a hash lookup) is cheaper to sort than a long walk;
+      // a walk of the filter's own equalities stops at the page
+      if (!plan.covered) {
+        const narrow = this.narrowCandidates(filter);
+        if (narrow && narrow.length < index.rangeSize(plan)) return null;
+      }
       const query = new Query(filter, QUERY_OPTIONS);
       const found: Doc[] = [];
       for (const id of index.walk(plan)) {
@@ -146,6 +159,11 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
 
   async countDocuments(filter: Filter = {}): Promise<number> {
     this.observer.assertOpen();
+    // a filter made only of an index's equalities (and a range on the next key): counted from the index
+    for (const index of this.indexes.values()) {
+      const window = index.window(filter);
+      if (window?.covered && index.orderable(() => this.docs.values())) return index.windowSize(window);
+    }
     return this.matching(filter).length;
   }
 
@@ -272,13 +290,35 @@ export class EmbeddedCollection<T extends Doc = Doc> implements Collection<T> {
     return this.narrowCandidates(filter) ?? [...this.docs.values()];
   }
 
-  /** Candidates from `_id` or a hash index (equality or `$in`); null when only a scan can answer. */
+  /**
+   * Candidates from `_id`, a hash index (equality or `$in`) or an ordered
+   * index's window with a range (`created_at >= t`); null when only a scan
+   * can answer.
+   */
   private narrowCandidates(filter: Filter): Doc[] | null {
+    return this.candidateSet(filter)?.docs ?? null;
+  }
+
+  /** narrowCandidates, and whether every candidate matches (an index window that is the whole filter). */
+  private candidateSet(filter: Filter): { docs: Doc[]; exact: boolean } | null {
+    const byIds = (ids: Iterable<string>): Doc[] => {
+      const docs: Doc[] = [];
+      for (const id of ids) {
+        const doc = this.docs.get(id);
+        if (doc) docs.push(doc);
+      }
+      return docs;
+    };
     const ids = idValues(filter._id);
-    if (ids) return [...new Set(ids)].map((id) => this.docs.get(id)).filter((doc): doc is Doc => !!doc);
+    if (ids) return { docs: byIds(new Set(ids)), exact: false };
     for (const index of this.indexes.values()) {
       const found = index.lookup(filter);
-      if (found) return [...found].map((candidate) => this.docs.get(candidate)).filter((doc): doc is Doc => !!doc);
+      if (found) return { docs: byIds(found), exact: false };
+    }
+    for (const index of this.indexes.values()) {
+      const window = index.window(filter);
+      if (!window?.range || !index.orderable(() => this.docs.values())) continue;
+      return { docs: byIds(index.windowIds(window)), exact: window.covered };
     }
     return null;
   }

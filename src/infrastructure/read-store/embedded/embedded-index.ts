@@ -110,10 +110,35 @@ function sortableAt(doc: Doc, segments: string[]): Sortable | typeof UNORDERABLE
   return UNORDERABLE;
 }
 
-/** How an index serves a sort: the equality values of its leading fields and the walking direction. */
+/**
+ * How an index serves a sort: the equality values of its leading fields (one
+ * prefix per combination of `$in` values; their ranges are merged as they are
+ * walked), the walking direction, and whether those equalities are the whole
+ * filter (then every walked document matches).
+ */
 export interface OrderedPlan {
-  prefix: Sortable[];
+  prefixes: Sortable[][];
   reverse: boolean;
+  covered: boolean;
+}
+
+/** `$gt`/`$gte`/`$lt`/`$lte` of one type (string or number) on one field: MongoDB compares within a type bracket only. */
+interface Bounds {
+  rank: number;
+  low?: { value: Scalar; inclusive: boolean };
+  high?: { value: Scalar; inclusive: boolean };
+}
+
+/**
+ * The part of a filter an index can answer from its ordered view: equality
+ * (or `$in`) on its leading fields, then optionally a range on the next one.
+ * `covered`: nothing else is in the filter, so the window holds exactly the
+ * matches.
+ */
+interface Window {
+  prefixes: Sortable[][];
+  range: Bounds | null;
+  covered: boolean;
 }
 
 export function defaultIndexName(keys: IndexSpec['keys']): string {
@@ -222,12 +247,9 @@ export class EmbeddedIndex {
     const sortFields = Object.keys(sort);
     const equalities = this.fields.length - sortFields.length;
     if (sortFields.length === 0 || equalities < 0) return null;
-    const prefix: Sortable[] = [];
-    for (let i = 0; i < equalities; i++) {
-      const value = equalityValue(filter[this.fields[i]]);
-      if (value === undefined) return null;
-      prefix.push(value);
-    }
+    const leading = this.equalityPrefixes(filter, equalities);
+    if (!leading || leading.used < equalities) return null;
+    const prefixes = leading.prefixes;
     let reverse: boolean | null = null;
     for (let j = 0; j < sortFields.length; j++) {
       const position = equalities + j;
@@ -238,7 +260,62 @@ export class EmbeddedIndex {
       if (reverse === null) reverse = reversed;
       else if (reverse !== reversed) return null;
     }
-    return { prefix, reverse: reverse === true };
+    return { prefixes, reverse: reverse === true, covered: Object.keys(filter).length === equalities };
+  }
+
+  /**
+   * The filter's window on this index: equality or `$in` on leading fields,
+   * then optionally a same-type range on the next; null when it names none
+   * of the leading fields, or (no range) all of them.
+   */
+  window(filter: Filter): Window | null {
+    const leading = this.equalityPrefixes(filter, this.fields.length);
+    if (!leading) return null;
+    const { prefixes, used } = leading;
+    const range = used < this.fields.length ? rangeBounds(filter[this.fields[used]]) : null;
+    // equality on every key is the hash buckets' job (lookup): no ordered view is built for it
+    if ((used === 0 || used === this.fields.length) && !range) return null;
+    const consumed = used + (range ? 1 : 0);
+    return { prefixes, range, covered: Object.keys(filter).length === consumed };
+  }
+
+  /** Documents in the window (after orderable() returned true). */
+  windowSize(window: Window): number {
+    let size = 0;
+    for (const prefix of window.prefixes) {
+      const [low, high] = this.range(prefix, window.range);
+      size += high - low;
+    }
+    return size;
+  }
+
+  /** Ids in the window (after orderable() returned true), in no particular order. */
+  windowIds(window: Window): string[] {
+    const entries = this.ordered!.entries;
+    const ids: string[] = [];
+    for (const prefix of window.prefixes) {
+      const [low, high] = this.range(prefix, window.range);
+      for (let i = low; i < high; i++) ids.push(entries[i].id);
+    }
+    return ids;
+  }
+
+  /**
+   * The equality (or `$in`) values of up to `most` leading fields, as one
+   * prefix per combination, and how many fields they cover; null past
+   * MAX_LOOKUP_KEYS combinations.
+   */
+  private equalityPrefixes(filter: Filter, most: number): { prefixes: Sortable[][]; used: number } | null {
+    let prefixes: Sortable[][] = [[]];
+    let used = 0;
+    for (; used < most; used++) {
+      const values = equalityValues(filter[this.fields[used]]);
+      if (values === undefined) break;
+      const distinct = [...new Set(values)];
+      prefixes = prefixes.flatMap((prefix) => distinct.map((value) => [...prefix, value]));
+      if (prefixes.length > MAX_LOOKUP_KEYS) return null;
+    }
+    return { prefixes, used };
   }
 
   /** Builds the ordered view if needed; false while some document has a non-scalar key value. */
@@ -259,21 +336,44 @@ export class EmbeddedIndex {
     return this.ordered.unorderable.size === 0;
   }
 
-  /** Number of documents whose leading keys equal the plan's prefix (after orderable()). */
+  /** Number of documents whose leading keys equal one of the plan's prefixes (after orderable()). */
   rangeSize(plan: OrderedPlan): number {
-    const [low, high] = this.range(plan.prefix);
-    return high - low;
+    let size = 0;
+    for (const prefix of plan.prefixes) {
+      const [low, high] = this.range(prefix, null);
+      size += high - low;
+    }
+    return size;
   }
 
-  /** Ids in the plan's order (after orderable() returned true); ties on all keys by _id. */
+  /** Ids in the plan's order (after orderable() returned true); ties on all keys by _id. Several prefixes: their ranges merged. */
   *walk(plan: OrderedPlan): Generator<string> {
     if (!this.ordered) return;
     const entries = this.ordered.entries;
-    const [low, high] = this.range(plan.prefix);
-    if (plan.reverse) {
-      for (let i = high - 1; i >= low; i--) yield entries[i].id;
-    } else {
-      for (let i = low; i < high; i++) yield entries[i].id;
+    const step = plan.reverse ? -1 : 1;
+    // one cursor per non-empty range: [next position, last position]
+    const cursors: [number, number][] = [];
+    for (const prefix of plan.prefixes) {
+      const [low, high] = this.range(prefix, null);
+      if (low < high) cursors.push(plan.reverse ? [high - 1, low] : [low, high - 1]);
+    }
+    if (cursors.length === 1) {
+      const [from, to] = cursors[0];
+      for (let i = from; plan.reverse ? i >= to : i <= to; i += step) yield entries[i].id;
+      return;
+    }
+    // k-way merge on a binary heap of cursors, ordered by their current entries
+    const start = plan.prefixes[0].length; // the ranges differ on the prefix: compare the sort keys only
+    const before = (a: [number, number], b: [number, number]): boolean => this.compareEntries(entries[a[0]], entries[b[0]], start) * step < 0;
+    const heap = new CursorHeap(cursors, before);
+    while (heap.size > 0) {
+      const top = heap.peek();
+      yield entries[top[0]].id;
+      if (top[0] === top[1]) heap.pop();
+      else {
+        top[0] += step;
+        heap.sift();
+      }
     }
   }
 
@@ -292,8 +392,8 @@ export class EmbeddedIndex {
     return key;
   }
 
-  private compareEntries(a: OrderedEntry, b: OrderedEntry): number {
-    for (let i = 0; i < this.directions.length; i++) {
+  private compareEntries(a: OrderedEntry, b: OrderedEntry, start = 0): number {
+    for (let i = start; i < this.directions.length; i++) {
       const order = compareSortable(a.key[i], b.key[i]);
       if (order !== 0) return order * this.directions[i];
     }
@@ -313,17 +413,19 @@ export class EmbeddedIndex {
     return low;
   }
 
-  /** [low, high) of the entries whose leading keys equal `prefix`. */
-  private range(prefix: Sortable[]): [number, number] {
-    const comparePrefix = (entry: OrderedEntry): number => {
+  /** [low, high) of the entries whose leading keys equal `prefix` and, with `bounds`, whose next key lies within them. */
+  private range(prefix: Sortable[], bounds: Bounds | null): [number, number] {
+    const position = prefix.length;
+    const direction = this.directions[position] ?? 1;
+    const compareWindow = (entry: OrderedEntry): number => {
       for (let i = 0; i < prefix.length; i++) {
         const order = compareSortable(entry.key[i], prefix[i]);
         if (order !== 0) return order * this.directions[i];
       }
-      return 0;
+      return bounds ? placeInBounds(entry.key[position], bounds) * direction : 0;
     };
-    const low = this.lowerBound(comparePrefix);
-    const high = prefix.length === 0 ? this.ordered!.entries.length : this.lowerBound((entry) => (comparePrefix(entry) <= 0 ? -1 : 1));
+    const low = this.lowerBound(compareWindow);
+    const high = prefix.length === 0 && !bounds ? this.ordered!.entries.length : this.lowerBound((entry) => (compareWindow(entry) <= 0 ? -1 : 1));
     return [low, high];
   }
 
@@ -392,6 +494,125 @@ export class EmbeddedIndex {
 
 /** More $in combinations than this: cheaper to scan. */
 const MAX_LOOKUP_KEYS = 10_000;
+
+/** The bounds of a range condition (`$gt`, `$gte`, `$lt`, `$lte` only, operands of one type, string or number); null otherwise. */
+function rangeBounds(condition: unknown): Bounds | null {
+  if (!isOperatorExpression(condition)) return null;
+  const bounds: Bounds = { rank: 0 };
+  for (const [operator, operand] of Object.entries(condition)) {
+    if (typeof operand !== 'string' && !(typeof operand === 'number' && Number.isFinite(operand))) return null;
+    const rank = sortRank(operand);
+    if (bounds.rank !== 0 && bounds.rank !== rank) return null;
+    bounds.rank = rank;
+    const inclusive = operator === '$gte' || operator === '$lte';
+    if (operator === '$gt' || operator === '$gte') {
+      if (bounds.low) return null;
+      bounds.low = { value: operand, inclusive };
+    } else if (operator === '$lt' || operator === '$lte') {
+      if (bounds.high) return null;
+      bounds.high = { value: operand, inclusive };
+    } else return null;
+  }
+  return bounds.rank === 0 ? null : bounds;
+}
+
+/** Where a key value lies, in ascending value order: -1 below the bounds (or a lower type), 0 within, 1 above. */
+function placeInBounds(value: Sortable, bounds: Bounds): number {
+  const rank = sortRank(value);
+  if (rank !== bounds.rank) return rank < bounds.rank ? -1 : 1;
+  const v = value as Scalar;
+  if (bounds.low && (v < bounds.low.value || (v === bounds.low.value && !bounds.low.inclusive))) return -1;
+  if (bounds.high && (v > bounds.high.value || (v === bounds.high.value && !bounds.high.inclusive))) return 1;
+  return 0;
+}
+
+/** A binary min-heap of walk cursors (the k-way merge of an ordered `$in` read). */
+class CursorHeap {
+  constructor(
+    private readonly items: [number, number][],
+    private readonly before: (a: [number, number], b: [number, number]) => boolean,
+  ) {
+    for (let i = (items.length >>> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): [number, number] {
+    return this.items[0];
+  }
+
+  pop(): void {
+    const last = this.items.pop()!;
+    if (this.items.length > 0) {
+      this.items[0] = last;
+      this.down(0);
+    }
+  }
+
+  /** The top cursor moved on: restore the heap. */
+  sift(): void {
+    this.down(0);
+  }
+
+  private down(i: number): void {
+    const items = this.items;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < items.length && this.before(items[left], items[least])) least = left;
+      if (right < items.length && this.before(items[right], items[least])) least = right;
+      if (least === i) return;
+      [items[i], items[least]] = [items[least], items[i]];
+      i = least;
+    }
+  }
+}
+
+/**
+ * `docs` sorted by `sort` as the ordered views compare (MongoDB's type order,
+ * missing = null, ties by _id), only the first `keep` when given (a bounded
+ * insertion buffer: one comparison for most documents); null when a sort
+ * value is an array or a sub-document (the caller lets mingo sort).
+ */
+export function sortDocuments(docs: Doc[], sort: SortSpec, keep = Infinity): Doc[] | null {
+  const fields = Object.entries(sort).map(([field, direction]) => ({ segments: field.split('.'), direction: direction === -1 ? -1 : 1 }));
+  type Keyed = { doc: Doc; key: Sortable[] };
+  const compare = (a: Keyed, b: Keyed): number => {
+    for (let i = 0; i < fields.length; i++) {
+      const order = compareSortable(a.key[i], b.key[i]);
+      if (order !== 0) return order * fields[i].direction;
+    }
+    return a.doc._id < b.doc._id ? -1 : a.doc._id > b.doc._id ? 1 : 0;
+  };
+  const keyed: Keyed[] = [];
+  for (const doc of docs) {
+    const key: Sortable[] = [];
+    for (const { segments } of fields) {
+      const value = sortableAt(doc, segments);
+      if (value === UNORDERABLE) return null;
+      key.push(value);
+    }
+    keyed.push({ doc, key });
+  }
+  if (keep >= keyed.length) return keyed.sort(compare).map((entry) => entry.doc);
+  const best: Keyed[] = [];
+  for (const entry of keyed) {
+    if (best.length >= keep && compare(entry, best[best.length - 1]) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(best[middle], entry) < 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, entry);
+    if (best.length > keep) best.pop();
+  }
+  return best.map((entry) => entry.doc);
+}
 
 /** The values a top-level condition accepts by plain equality or `$in` of scalars; undefined otherwise. */
 function equalityValues(condition: unknown): Scalar[] | undefined {

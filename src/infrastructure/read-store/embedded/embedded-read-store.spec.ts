@@ -146,6 +146,16 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
       ];
       const filters: Filter[] = [{}, { t: { $gt: 1 } }, { g: 'b' }];
       for (const g of GROUPS) filters.push({ g }, { g, t: { $ne: 2 } });
+      // $in prefixes (merged ranges) and ranges after the equalities (window candidates, counts)
+      filters.push(
+        { g: { $in: ['a', 'b', 1] } },
+        { g: { $in: ['b', 1] }, s: { $in: [1, 2.5, 'x'] } },
+        { g: 'a', s: { $gte: 1 } },
+        { g: { $in: ['a', 'b'] }, s: { $gt: 'x', $lte: 'y' } },
+        { s: { $lt: 2 } },
+        { t: { $gte: 1, $lt: 3 } },
+        { t: { $gte: 'a' } },
+      );
       for (const sort of sorts) {
         for (const filter of filters) {
           for (const [skip, limit] of [
@@ -161,6 +171,7 @@ describe('EmbeddedReadStore (adapter specifics)', () => {
             expect({ filter, options, keys: keysOf(fromIndex, fields) }).toEqual({ filter, options, keys: keysOf(fromScan, fields) });
             if (limit === 1000) {
               expect(fromIndex.map((doc) => doc._id).sort()).toEqual(fromScan.map((doc) => doc._id).sort());
+              expect({ filter, count: await indexed.countDocuments(filter) }).toEqual({ filter, count: await scanned.countDocuments(filter) });
             }
           }
         }
