@@ -166,7 +166,7 @@ export async function runContentFeedsBench(options: ContentFeedsOptions): Promis
     {
       name: '/feed (50 follows, 3 communities)',
       indexed: () => queries.personalPage('viewer', PAGE),
-      naive: () => naive((p) => p.visible && (following.has(p.author_id) || (p.community_id !== null && mine.has(p.community_id))), newest),
+      naive: () => naive((p) => (p.listed && following.has(p.author_id)) || (p.visible && p.community_id !== null && mine.has(p.community_id)), newest),
     },
   ];
   const feeds: FeedPair[] = [];

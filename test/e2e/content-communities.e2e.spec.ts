@@ -176,6 +176,36 @@ describe('communities and feeds over HTTP', () => {
       expect([ids(feed), feed.body.meta.total]).toEqual([[second.id, first.id], 2]);
     });
 
+    it('given a followed author posting in the open, in a joined and in an unjoined private community, then /feed shows the first two only', async () => {
+      const reader = await register();
+      const author = await register();
+      expect((await t.request('POST', `${P}/users/${author.id}/follow`, { token: reader.token })).body.data).toEqual({ followed: true });
+      const joined = uniqueName('pjoin');
+      const closed = uniqueName('pshut');
+      await create(author, { name: joined, is_private: true });
+      await create(author, { name: closed, is_private: true });
+      await t.request('POST', `${P}/communities/${joined}/join`, { token: reader.token });
+      const open = await publish(author, { title: 'open' });
+      const inJoined = await publish(author, { title: 'members', community: joined });
+      await publish(author, { title: 'not for the reader', community: closed });
+      const stranger = await publish(bob, { title: 'not followed' });
+      const feed = await t.request('GET', `${P}/feed`, { token: reader.token });
+      expect([ids(feed), feed.body.meta.total]).toEqual([[inJoined.id, open.id], 2]);
+      expect(ids(feed)).not.toContain(stranger.id);
+    });
+
+    it('given a followed author whose post in a joined community is also theirs, then /feed shows it once and counts it once', async () => {
+      const reader = await register();
+      const name = uniqueName('both');
+      await create(alice, { name });
+      await t.request('POST', `${P}/users/${alice.id}/follow`, { token: reader.token });
+      await t.request('POST', `${P}/communities/${name}/join`, { token: reader.token });
+      const post = await publish(alice, { title: 'both ways', community: name });
+      const page = await t.request('GET', `${P}/feed?limit=100`, { token: reader.token });
+      expect(ids(page).filter((id) => id === post.id)).toHaveLength(1);
+      expect(page.body.meta.total).toBe(ids(page).length);
+    });
+
     it('given the global feed, then meta counts every listed post and pages do not overlap', async () => {
       const first = await t.request('GET', `${P}/feed/all?limit=2`);
       const second = await t.request('GET', `${P}/feed/all?limit=2&offset=2`);

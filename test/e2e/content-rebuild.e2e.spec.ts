@@ -4,26 +4,15 @@
  * communities and members, and the karma and counts on the users' records
  * rebuilt from the log equal the ones the running service maintained.
  */
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { loadConfig } from '../../src/config/config';
-import { createReadStore } from '../../src/infrastructure/ports.factory';
-import { adapterEnv } from '../support/adapters';
 import { startTestApp, uniqueName } from '../support/app';
+import { readModelSnapshot, rebuildProjections } from '../support/rebuild';
 
 jest.setTimeout(120_000);
 
 const COLLECTIONS = ['posts', 'post_counts', 'votes', 'comments', 'communities', 'community_members', 'reports', 'users'];
 
-async function snapshot(dataDir: string): Promise<Record<string, unknown[]>> {
-  const store = await createReadStore(loadConfig({ DATA_DIR: dataDir, ...adapterEnv(dataDir) }));
-  const result: Record<string, unknown[]> = {};
-  for (const name of COLLECTIONS) result[name] = await store.collection(name).find({}, { sort: { _id: 1 } });
-  await store.close();
-  return result;
-}
+const snapshot = (dataDir: string) => readModelSnapshot(dataDir, COLLECTIONS);
 
 describe('projections:rebuild of the content read models', () => {
   it('given posts, votes, comments, communities and deletions, when rebuilt, then feeds, counters and karma equal the live ones', async () => {
@@ -59,11 +48,7 @@ describe('projections:rebuild of the content read models', () => {
     expect(live.posts).toHaveLength(5);
     expect(live.users.find((u) => (u as { id: string }).id === a.id)).toMatchObject({ post_count: 1, karma_score: 4 });
 
-    const root = join(__dirname, '..', '..');
-    await promisify(execFile)(process.execPath, ['-r', 'ts-node/register', join(root, 'src', 'cli', 'rebuild-projections.ts')], {
-      cwd: root,
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', DATA_DIR: t.dataDir, ...adapterEnv(t.dataDir) },
-    });
+    await rebuildProjections(t.dataDir);
     expect(await snapshot(t.dataDir)).toEqual(live);
     rmSync(t.dataDir, { recursive: true, force: true });
   });

@@ -10,7 +10,7 @@
 import type { Decider } from '../shared/decider';
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { CommentEvent } from './content.events';
-import { applyVote, castVote, EMPTY_TALLY, scoreOf, type Tally, type VoteDirection } from './votes';
+import { applyVote, castVote, EMPTY_TALLY, scoreOf, type Tally, type VoteDirection, voteOf } from './votes';
 
 export const DELETED_CONTENT = '[deleted]';
 
@@ -32,7 +32,8 @@ interface CommentBody {
 
 type LiveComment = CommentBody & { status: 'posted' };
 
-export type CommentState = { status: 'none' } | LiveComment | (CommentBody & { status: 'deleted' });
+/** `deletedBy`: the author (or an admin for them), or moderation: a restore from backup re-posts only the former. */
+export type CommentState = { status: 'none' } | LiveComment | (CommentBody & { status: 'deleted'; deletedBy: 'author' | 'moderation' });
 
 /** The post a comment goes on, as the handler found it in the post's stream. */
 export interface CommentTarget {
@@ -61,7 +62,8 @@ export type CommentCommand =
   | { kind: 'edit'; actorId: string; isAdmin: boolean; content: string }
   | { kind: 'delete'; actorId: string; isAdmin: boolean; by: 'author' | 'moderation' }
   | { kind: 'hide'; actorId: string; isModerator: boolean }
-  | { kind: 'vote'; voterId: string; direction: VoteDirection };
+  /** `onlyIfNone`: cast only when the voter has no vote on the comment (a restore re-casting a backed-up vote idempotently) */
+  | { kind: 'vote'; voterId: string; direction: VoteDirection; onlyIfNone?: boolean };
 
 const initialState: CommentState = { status: 'none' };
 
@@ -81,7 +83,7 @@ function evolve(state: CommentState, event: CommentEvent): CommentState {
       return { ...state, comment: { ...state.comment, content: event.data.content } };
     case 'CommentDeleted':
       if (state.status === 'none') return state;
-      return { ...state, status: 'deleted', comment: event.data.by === 'author' ? { ...state.comment, content: DELETED_CONTENT } : state.comment };
+      return { ...state, status: 'deleted', deletedBy: event.data.by, comment: event.data.by === 'author' ? { ...state.comment, content: DELETED_CONTENT } : state.comment };
     case 'CommentHidden':
       if (state.status === 'none') return state;
       return { ...state, hidden: true };
@@ -150,6 +152,7 @@ function decide(command: CommentCommand, state: CommentState, now: Date): Commen
     }
     case 'vote': {
       const comment = live(state, 'comment not found');
+      if (command.onlyIfNone && voteOf(comment.tally, command.voterId) !== 0) return [];
       const facts = castVote(comment.tally, command.voterId, command.direction, comment.comment.author_id, at);
       return facts ? [{ type: 'CommentVoted', data: { comment_id: comment.comment.id, post_id: comment.comment.post_id, ...facts } }] : [];
     }

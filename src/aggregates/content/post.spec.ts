@@ -33,6 +33,15 @@ describe('post', () => {
       .when(vote('bob', 'up'))
       .thenRefused('not_found', 'post not found'));
 
+  it('given a vote by bob, when bob re-casts a vote only if he has none, then nothing; carol’s is cast', () => {
+    const voted = [...published, ...history(publish, vote('bob', 'down')).slice(1)];
+    given(...voted).when({ kind: 'vote', voterId: 'bob', direction: 'up', onlyIfNone: true }).thenNothing();
+    expect(given(...voted).when({ kind: 'vote', voterId: 'carol', direction: 'up', onlyIfNone: true }).events()).toHaveLength(1);
+  });
+
+  it('given a post deleted by moderation, then its state says who deleted it', () =>
+    expect(given(...history(publish, { kind: 'delete', actor: actor('root', { isAdmin: true }), by: 'moderation' })).state()).toMatchObject({ status: 'deleted', deletedBy: 'moderation' }));
+
   it('given nothing, when voting, then it is 404 post not found', () => given().when(vote('bob', 'up')).thenRefused('not_found', 'post not found'));
 
   it('given a post, when a first upvote comes, then voted with score 1 and the author named', () => {

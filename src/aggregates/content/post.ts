@@ -10,7 +10,7 @@
 import type { Decider } from '../shared/decider';
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { PostEdits, PostEvent, PostFields, PostPlacement, VisibilityChange } from './content.events';
-import { applyVote, castVote, EMPTY_TALLY, scoreOf, type Tally, type VoteDirection } from './votes';
+import { applyVote, castVote, EMPTY_TALLY, scoreOf, type Tally, type VoteDirection, voteOf } from './votes';
 
 export interface PostRecord extends PostPlacement, PostFields {
   id: string;
@@ -28,7 +28,8 @@ interface PostBody {
 
 export type LivePost = PostBody & { status: 'published' };
 
-export type PostState = { status: 'none' } | LivePost | (PostBody & { status: 'deleted' });
+/** `deletedBy`: the author (or an admin for them), or moderation: a restore from backup re-publishes only the former. */
+export type PostState = { status: 'none' } | LivePost | (PostBody & { status: 'deleted'; deletedBy: 'author' | 'moderation' });
 
 /** Who acts, as far as the post's rules need to know. */
 export interface PostActor {
@@ -48,7 +49,8 @@ export type PostCommand =
   | { kind: 'setHidden'; actor: PostActor; hidden: boolean }
   | { kind: 'togglePin'; actor: PostActor }
   | { kind: 'toggleLock'; actor: PostActor }
-  | { kind: 'vote'; voterId: string; direction: VoteDirection };
+  /** `onlyIfNone`: cast only when the voter has no vote on the post (a restore re-casting a backed-up vote idempotently) */
+  | { kind: 'vote'; voterId: string; direction: VoteDirection; onlyIfNone?: boolean };
 
 export const POST_NOT_FOUND = 'Post not found';
 
@@ -93,7 +95,7 @@ function evolve(state: PostState, event: PostEvent): PostState {
       return { ...state, post: { ...state.post, ...event.data.changes, updated_at: event.data.edited_at } };
     case 'PostDeleted':
       if (state.status === 'none') return state;
-      return { ...state, status: 'deleted' };
+      return { ...state, status: 'deleted', deletedBy: event.data.by };
     case 'PostHiddenSet':
       if (state.status === 'none') return state;
       return { ...state, hidden: event.data.hidden };
@@ -160,6 +162,7 @@ function decide(command: PostCommand, state: PostState, now: Date): PostEvent[] 
     }
     case 'vote': {
       const post = live(state, 'post not found');
+      if (command.onlyIfNone && voteOf(post.tally, command.voterId) !== 0) return [];
       const facts = castVote(post.tally, command.voterId, command.direction, post.post.author_id, at);
       return facts ? [{ type: 'PostVoted', data: { post_id: post.post.id, ...facts } }] : [];
     }

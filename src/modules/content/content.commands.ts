@@ -8,6 +8,7 @@
 import type { PostEdits, PostFields, ReportTarget, VoteOutcome } from '../../aggregates/content/content.events';
 import type { CommentRecord } from '../../aggregates/content/comment';
 import type { CommunityRecord } from '../../aggregates/content/community';
+import type { FeedSubscriptionRecord } from '../../aggregates/content/feed-subscription';
 import type { PostRecord } from '../../aggregates/content/post';
 import type { ReportRecord } from '../../aggregates/content/report';
 import type { VoteDirection } from '../../aggregates/content/votes';
@@ -48,6 +49,8 @@ export interface PublishPostPayload {
   recipeRef?: string | null;
   /** the other fields of the Post record (defaults: none) */
   fields?: Partial<PostFields>;
+  /** a deterministic id (the feed poller's, a restore from backup's: a repeat is refused as `post already exists`, never a duplicate); default: a new random id */
+  postId?: string;
 }
 
 export class PublishPost extends DomainCommand<PublishPostPayload, { post: PostOutcome }> {}
@@ -77,6 +80,8 @@ export class PostComment extends DomainCommand<
     parentId: string | null;
     /** POST /posts/{id}/comments checks the lock; POST /comments/{id}/reply does not (§5) */
     checkLock: boolean;
+    /** the comment's id; default a new random one (a restore from backup names the id) */
+    commentId?: string;
   },
   CommentOutcome
 > {}
@@ -113,3 +118,22 @@ export class GrantReward extends DomainCommand<
   { userId: string; action: string; amounts: { pulse?: number; spark?: number; signal?: number; xp?: number }; sourceType: string; sourceId: string },
   { granted: boolean }
 > {}
+
+/** A subscription as the subscribe and poll routes answer it (the read model's fields). */
+export interface FeedSubscriptionView extends FeedSubscriptionRecord {
+  last_fetched_at: string | null;
+  last_error: string | null;
+  items_imported: number;
+  created_at: string;
+}
+
+/** POST /feeds/subscribe: the URL was fetched and parsed already (`feedTitle`, `fetchedAt`). */
+export class SubscribeToFeed extends DomainCommand<
+  { userId: string; url: string; communityId: string | null; autoImport: boolean; feedTitle: string; fetchedAt: string },
+  FeedSubscriptionView
+> {}
+
+export class CancelFeedSubscription extends DomainCommand<{ subscriptionId: string; userId: string }, { cancelled: true }> {}
+
+/** The poller's record of one pass over a subscription. */
+export class RecordFeedPoll extends DomainCommand<{ subscriptionId: string; fetchedAt: string; itemsImported: number; error: string | null }, void> {}

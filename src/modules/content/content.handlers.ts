@@ -98,7 +98,7 @@ export class PublishPostHandler implements ICommandHandler<PublishPost> {
       this.accounts.userById(payload.authorId),
       payload.community ? this.queries.community(payload.community) : Promise.resolve(null),
     ]);
-    const postId = newContentId();
+    const postId = payload.postId ?? newContentId();
     const { state } = await this.executor.execute(
       postDecider,
       postStreamId(postId),
@@ -117,7 +117,7 @@ export class PublishPostHandler implements ICommandHandler<PublishPost> {
         }),
       },
       context,
-      { newStream: true },
+      { newStream: payload.postId === undefined },
     );
     return { post: postOutcome(state) };
   }
@@ -223,7 +223,7 @@ export class PostCommentHandler implements ICommandHandler<PostComment> {
     if (postId === null) throw new DomainError('not_found', POST_NOT_FOUND);
     const { state: post } = await this.executor.load(postDecider, postStreamId(postId));
     if (post.status !== 'published') throw new DomainError('not_found', POST_NOT_FOUND);
-    const commentId = newContentId();
+    const commentId = payload.commentId ?? newContentId();
     const { state } = await this.executor.execute(
       commentDecider,
       commentStreamId(commentId),

@@ -31,6 +31,9 @@ import {
 import { ContentQueries } from './content.queries';
 import { FeedController } from './feed.controller';
 import { FeedImportController } from './feed-import.controller';
+import { FeedSubscriptionsController } from './feed-subscriptions.controller';
+import { CancelFeedSubscriptionHandler, RecordFeedPollHandler, SubscribeToFeedHandler } from './feed-subscriptions.handlers';
+import { FeedSubscriptionQueries } from './feed-subscriptions.queries';
 import { ModerationController } from './moderation.controller';
 import { PostsController } from './posts.controller';
 import { SearchController } from './search.controller';
@@ -38,9 +41,13 @@ import { SyndicationController } from './syndication.controller';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController, FeedImportController],
+  controllers: [PostsController, CommentsController, CommunitiesController, FeedController, ModerationController, SearchController, SyndicationController, FeedImportController, FeedSubscriptionsController],
   providers: [
     ContentQueries,
+    FeedSubscriptionQueries,
+    SubscribeToFeedHandler,
+    CancelFeedSubscriptionHandler,
+    RecordFeedPollHandler,
     PublishPostHandler,
     EditPostHandler,
     DeletePostHandler,
@@ -61,6 +68,6 @@ import { SyndicationController } from './syndication.controller';
     LeaveCommunityHandler,
     SetCommunityRoleHandler,
   ],
-  exports: [ContentQueries],
+  exports: [ContentQueries, FeedSubscriptionQueries],
 })
 export class ContentModule {}

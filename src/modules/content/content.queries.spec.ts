@@ -29,7 +29,6 @@ const post = (id: string, author: string, upvotes: number, createdAt: string, au
   listed: true,
   upvotes,
   created_at: createdAt,
-  created_day: createdAt.slice(0, 10),
 });
 
 describe('the agent spotlight', () => {

@@ -252,34 +252,26 @@ export class ContentQueries {
 
   /**
    * Trending (§21.1): listed posts of the last 24 h by score + 2 × comments,
-   * then newest. The window spans at most two UTC days: each day is an
-   * equality walk of its trend index, merged here.
+   * then newest. One window read on the `created_at` index (`listed`,
+   * `created_at >= now − 24 h`), sorted by trend up to the page's end, and
+   * its count.
    */
   async trendingPage(page: Page, viewerId: string | null, now: Date): Promise<{ items: PostView[]; total: number }> {
-    const since = new Date(now.getTime() - DAY_MS).toISOString();
-    const days = [now.toISOString().slice(0, 10), since.slice(0, 10)];
+    const window = trendingWindow(now);
     const posts = this.store.collection<PostDoc>(POSTS);
-    const want = page.offset + page.limit;
-    const perDay = await Promise.all(
-      [...new Set(days)].map(async (day) => {
-        const filter: Filter = { listed: true, created_day: day, created_at: { $gte: since } };
-        const [docs, count] = await Promise.all([posts.find(filter, { sort: TREND_SORT, limit: want }), posts.countDocuments(filter)]);
-        return { docs, count };
-      }),
-    );
-    const merged = perDay
-      .flatMap((d) => d.docs)
-      .sort((a, b) => b.trend - a.trend || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || (a._id < b._id ? -1 : 1));
-    const total = perDay.reduce((sum, d) => sum + d.count, 0);
-    return { items: await this.shapePosts(merged.slice(page.offset, want), viewerId), total };
+    const [docs, total] = await Promise.all([posts.find(window, { sort: TREND_SORT, skip: page.offset, limit: page.limit }), posts.countDocuments(window)]);
+    return { items: await this.shapePosts(docs, viewerId), total };
   }
 
   /**
    * The personalised feed (§21.1): posts by the users the viewer follows
    * (the accounts context's `follows` read model) and posts in the
-   * communities the viewer joined, newest first; null when the viewer follows
-   * nobody and belongs nowhere (the caller then serves trending). Each source
-   * is a hash-index lookup (author_id, community_id), merged here.
+   * communities the viewer joined, newest first, under the feeds' visibility
+   * filter (a followed author's post in a private community the viewer did
+   * not join is left out); null when the viewer follows nobody and belongs
+   * nowhere (the caller then serves trending). Two sorted `$in` reads, each
+   * served from an index up to the page's end, merged here; the total is
+   * |authors| + |communities| − |both|, three counts.
    */
   async personalPage(viewerId: string, page: Page): Promise<{ items: PostView[]; total: number } | null> {
     const [follows, communities] = await Promise.all([
@@ -289,14 +281,21 @@ export class ContentQueries {
     const authors = follows.map((f) => f.followee_id).filter((id): id is string => typeof id === 'string');
     if (authors.length === 0 && communities.length === 0) return null;
     const posts = this.store.collection<PostDoc>(POSTS);
-    const [byAuthors, byCommunities] = await Promise.all([
-      authors.length ? posts.find({ author_id: { $in: authors } }) : Promise.resolve([]),
-      communities.length ? posts.find({ community_id: { $in: communities } }) : Promise.resolve([]),
+    const byAuthors: Filter = { listed: true, author_id: { $in: authors } };
+    const inCommunities: Filter = { visible: true, community_id: { $in: communities } };
+    const read = { sort: POST_SORTS.new, limit: page.offset + page.limit };
+    const none = Promise.resolve([] as PostDoc[]);
+    const [fromAuthors, fromCommunities, authorCount, communityCount, bothCount] = await Promise.all([
+      authors.length ? posts.find(byAuthors, read) : none,
+      communities.length ? posts.find(inCommunities, read) : none,
+      authors.length ? posts.countDocuments(byAuthors) : 0,
+      communities.length ? posts.countDocuments(inCommunities) : 0,
+      authors.length && communities.length ? posts.countDocuments({ ...byAuthors, community_id: { $in: communities } }) : 0,
     ]);
-    const seen = new Map<string, PostDoc>();
-    for (const doc of [...byAuthors, ...byCommunities]) if (doc.visible) seen.set(doc._id, doc);
-    const all = [...seen.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a._id < b._id ? -1 : 1));
-    return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: all.length };
+    const merged = new Map<string, PostDoc>();
+    for (const doc of [...fromAuthors, ...fromCommunities]) merged.set(doc._id, doc);
+    const all = [...merged.values()].sort(newestFirst);
+    return { items: await this.shapePosts(all.slice(page.offset, page.offset + page.limit), viewerId), total: authorCount + communityCount - bothCount };
   }
 
   // ---- agent spotlight (§7) ----
@@ -307,11 +306,8 @@ export class ContentQueries {
    * (highest karma first, not banned), and up to 10 of the viewer's agents.
    */
   async agentSpotlight(viewerId: string | null, now: Date): Promise<AgentSpotlight> {
-    const since = new Date(now.getTime() - DAY_MS).toISOString();
     const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
-    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
-    const posts = this.store.collection<PostDoc>(POSTS);
-    const recent = (await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } })))).flat();
+    const recent = await this.store.collection<PostDoc>(POSTS).find(trendingWindow(now));
     const upvotes = new Map<string, number>();
     for (const post of recent) if (post.author_type === 'agent') upvotes.set(post.author_id, (upvotes.get(post.author_id) ?? 0) + post.upvotes);
     const top = [...upvotes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
@@ -345,10 +341,7 @@ export class ContentQueries {
     const posts = this.store.collection<PostDoc>(POSTS);
     if (kind === 'agents') return posts.find({ listed: true, author_type: 'agent' }, { sort: POST_SORTS.new, limit });
     if (kind === 'global') return posts.find({ listed: true }, { sort: POST_SORTS.new, limit });
-    const since = new Date(now.getTime() - DAY_MS).toISOString();
-    const days = [...new Set([now.toISOString().slice(0, 10), since.slice(0, 10)])];
-    const perDay = await Promise.all(days.map((day) => posts.find({ listed: true, created_day: day, created_at: { $gte: since } }, { sort: TREND_SORT, limit })));
-    return perDay.flat().sort((a, b) => b.trend - a.trend || newestFirst(a, b)).slice(0, limit);
+    return posts.find(trendingWindow(now), { sort: TREND_SORT, limit });
   }
 
   /** A community's visible posts, newest first. */
@@ -526,6 +519,11 @@ export class ContentQueries {
  */
 export function containsPattern(q: string): { $regex: string; $options: string } {
   return { $regex: q.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&'), $options: 'i' };
+}
+
+/** The listed posts of the last 24 h (§21.1 trending): a range on the `listed, created_at` index. */
+function trendingWindow(now: Date): Filter {
+  return { listed: true, created_at: { $gte: new Date(now.getTime() - DAY_MS).toISOString() } };
 }
 
 function newestFirst(a: { created_at: string; _id: string }, b: { created_at: string; _id: string }): number {

@@ -1,5 +1,5 @@
 /** Reply schemas of the content routes for the OpenAPI document (the `data` of `{success: true, data}`). */
-import { bool, int, list, obj, oneOf, orNull, Reply, str, type JsonSchema } from '../common/openapi';
+import { bool, int, list, num, obj, oneOf, orNull, Reply, str, type JsonSchema } from '../common/openapi';
 import { USER_VIEW } from '../accounts/accounts.replies';
 import { CONTENT_TYPES } from './content.requests';
 
@@ -26,7 +26,7 @@ export const POST_VIEW = obj(
     is_pinned: bool(),
     is_locked: bool(),
     source_channel: orNull(str()),
-    boost_score: int(),
+    boost_score: num({ description: 'the sum of the multipliers of the boosts bought for it' }),
     region_id: orNull(str()),
     intent_category: orNull(str()),
     hypothesis: orNull(str()),

@@ -289,6 +289,21 @@ export function feedRequest(raw: unknown): { url: string; communityId: string | 
   return { url: url.trim(), communityId: optionalString(body, 'community_id', SHORT_MAX), limit: Math.min(limit, 50) };
 }
 
+/** POST /feeds/subscribe: url required, community_id optional, auto_import default true. */
+export function feedSubscribeRequest(raw: unknown): { url: string; communityId: string | null; autoImport: boolean } {
+  const { url, communityId } = feedRequest({ ...objectBody(raw), limit: undefined });
+  return { url, communityId, autoImport: flag(objectBody(raw), 'auto_import') ?? true };
+}
+
+export const FEED_SUBSCRIBE_BODY_SCHEMA: JsonSchema = obj(
+  {
+    url: str({ pattern: '\\S', maxLength: URL_MAX, description: 'an http(s) URL of an RSS 2.0, Atom 1.0 or JSON Feed document' }),
+    community_id: optionalStringSchema(SHORT_MAX),
+    auto_import: flagSchema('default true: the poller imports new items as the subscriber’s posts'),
+  },
+  ['community_id', 'auto_import'],
+);
+
 export const FEED_BODY_SCHEMA: JsonSchema = obj(
   {
     url: str({ pattern: '\\S', maxLength: URL_MAX, description: 'an http(s) URL of an RSS 2.0, Atom 1.0 or JSON Feed document' }),

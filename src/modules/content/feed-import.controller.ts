@@ -17,12 +17,11 @@ import { RequestContext } from '../common/request-context';
 import { RateLimited } from '../common/rate-limits/rate-limits';
 import { socialPaths } from '../common/social-paths';
 import { PublishPost } from './content.commands';
-import { FEED_BODY_SCHEMA, feedRequest, POST_CONTENT_MAX, TITLE_MAX } from './content.requests';
-import { type FeedEntry, feedUrl, fetchFeedText, type ParsedFeed, parseFeed } from './feed-import';
+import { FEED_BODY_SCHEMA, feedRequest } from './content.requests';
+import { cutText as cut, type FeedEntry, feedItemPost, type ParsedFeed, readFeed } from './feed-import';
 import { escapeHtml } from '../common/html-escape';
 
 const PREVIEW_ITEMS = 5;
-const cut = (text: string, max: number): string => ([...text].length <= max ? text : [...text].slice(0, max).join(''));
 
 const PREVIEW = obj({
   feed_title: str(),
@@ -37,8 +36,8 @@ export class FeedImportController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  private async read(url: string): Promise<ParsedFeed> {
-    return parseFeed(await fetchFeedText(feedUrl(url), { timeoutMs: this.config.feeds.fetchTimeoutMs, allowPrivate: this.config.feeds.allowPrivate }));
+  private read(url: string): Promise<ParsedFeed> {
+    return readFeed(url, { timeoutMs: this.config.feeds.fetchTimeoutMs, allowPrivate: this.config.feeds.allowPrivate });
   }
 
   @Post('preview')
@@ -47,11 +46,11 @@ export class FeedImportController {
   @ReadBody(FEED_BODY_SCHEMA)
   @EnvelopeReply(200, PREVIEW, 'the feed’s title and first 5 items')
   @Refusal(400, 'the URL cannot be fetched (`Failed to fetch feed: …`: a non-public address, a time-out, not 200) or parsed (`Failed to parse feed: …`)')
-  async preview(@Body() body: unknown): Promise<Envelope<{ feed_title: string; items: FeedEntry[] }>> {
+  async preview(@Body() body: unknown): Promise<Envelope<{ feed_title: string; items: Omit<FeedEntry, 'guid'>[] }>> {
     const feed = await this.read(feedRequest(body).url);
     return ok({
       feed_title: escapeHtml(feed.title),
-      items: feed.items.slice(0, PREVIEW_ITEMS).map((item) => ({ ...item, title: escapeHtml(item.title), content: escapeHtml(cut(item.content, 500)) })),
+      items: feed.items.slice(0, PREVIEW_ITEMS).map((item) => ({ title: escapeHtml(item.title), link: item.link, content: escapeHtml(cut(item.content, 500)), published: item.published })),
     });
   }
 
@@ -67,13 +66,7 @@ export class FeedImportController {
     const feed = await this.read(request.url);
     const postIds: string[] = [];
     for (const item of feed.items.slice(0, request.limit)) {
-      const title = cut(item.title.trim() || feed.title.trim() || 'Untitled', TITLE_MAX);
-      const { post } = await this.commands.execute(
-        new PublishPost(
-          { authorId: user.id, title, content: cut(item.content, POST_CONTENT_MAX), contentType: 'text', community: request.communityId, fields: { link_url: item.link, source_channel: 'feed' } },
-          context,
-        ),
-      );
+      const { post } = await this.commands.execute(new PublishPost(feedItemPost(feed, item, user.id, request.communityId), context));
       postIds.push(post.id);
     }
     return ok({ feed_title: escapeHtml(feed.title), items_fetched: feed.items.length, items_imported: postIds.length, post_ids: postIds });

@@ -11,7 +11,7 @@ const channel = {
   self: 'https://example.com/feed',
   items: [{ id: '1', title: 'First <post>', content: 'Body & more', url: 'https://example.com/1', author: 'ann', publishedAt: '2026-05-01T10:00:00.000Z', updatedAt: '2026-05-01T10:00:00.000Z' }],
 };
-const first = { title: 'First <post>', link: 'https://example.com/1', content: 'Body & more', published: '2026-05-01T10:00:00.000Z' };
+const first = { guid: expect.any(String) as string, title: 'First <post>', link: 'https://example.com/1', content: 'Body & more', published: '2026-05-01T10:00:00.000Z' };
 
 describe('reading feeds', () => {
   it.each([

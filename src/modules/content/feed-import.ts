@@ -8,8 +8,12 @@
 import { XMLParser } from 'fast-xml-parser';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { guardedGet } from '../common/public-address';
+import type { PublishPostPayload } from './content.commands';
+import { POST_CONTENT_MAX, TITLE_MAX } from './content.requests';
 
 export interface FeedEntry {
+  /** the item's own id (RSS guid, Atom id, JSON Feed id), when it has one */
+  guid: string | null;
   title: string;
   link: string | null;
   content: string;
@@ -81,7 +85,7 @@ function jsonFeed(body: string): ParsedFeed {
     title: text(feed.title),
     items: list(feed.items).map((raw) => {
       const item = (raw ?? {}) as Record<string, unknown>;
-      return { title: text(item.title), link: typeof item.url === 'string' ? item.url : null, content: text(item.content_text) || text(item.content_html) || text(item.summary), published: isoOrNull(item.date_published) };
+      return { guid: text(item.id) || null, title: text(item.title), link: typeof item.url === 'string' ? item.url : null, content: text(item.content_text) || text(item.content_html) || text(item.summary), published: isoOrNull(item.date_published) };
     }),
   };
 }
@@ -104,7 +108,7 @@ export function parseFeed(body: string): ParsedFeed {
       title: text(channel.title),
       items: list(channel.item).map((raw) => {
         const item = (raw ?? {}) as Record<string, unknown>;
-        return { title: text(item.title), link: text(item.link) || null, content: text(item['content:encoded']) || text(item.description), published: isoOrNull(item.pubDate) };
+        return { guid: text(item.guid) || null, title: text(item.title), link: text(item.link) || null, content: text(item['content:encoded']) || text(item.description), published: isoOrNull(item.pubDate) };
       }),
     };
   }
@@ -114,9 +118,25 @@ export function parseFeed(body: string): ParsedFeed {
       title: text(feed.title),
       items: list(feed.entry).map((raw) => {
         const entry = (raw ?? {}) as Record<string, unknown>;
-        return { title: text(entry.title), link: atomLink(entry.link), content: text(entry.content) || text(entry.summary), published: isoOrNull(entry.published ?? entry.updated) };
+        return { guid: text(entry.id) || null, title: text(entry.title), link: atomLink(entry.link), content: text(entry.content) || text(entry.summary), published: isoOrNull(entry.published ?? entry.updated) };
       }),
     };
   }
   throw refused('Failed to parse feed: neither RSS, Atom nor JSON Feed');
 }
+
+const cut = (text: string, max: number): string => ([...text].length <= max ? text : [...text].slice(0, max).join(''));
+
+/** Reads a feed: the URL checked, fetched and parsed (every failure a 400). */
+export async function readFeed(url: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<ParsedFeed> {
+  return parseFeed(await fetchFeedText(feedUrl(url), options));
+}
+
+/** An item as the post that imports it (/feeds/import and the feed poller): the feed's title when the item has none, cut to the post limits, source_channel `feed`. */
+export function feedItemPost(feed: ParsedFeed, item: FeedEntry, authorId: string, community: string | null): PublishPostPayload {
+  const title = cut(item.title.trim() || feed.title.trim() || 'Untitled', TITLE_MAX);
+  return { authorId, title, content: cut(item.content, POST_CONTENT_MAX), contentType: 'text', community, fields: { link_url: item.link, source_channel: 'feed' } };
+}
+
+/** The text of the first `max` characters (whole code points). */
+export { cut as cutText };

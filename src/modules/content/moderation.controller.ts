@@ -3,15 +3,16 @@
  * /admin/moderation/reports), hiding and deleting posts and comments
  * (/admin/moderation/posts|comments). Moderators are the global flag
  * (role operator or admin: 403 `Moderator access required`); deleting needs
- * an admin (403 `Admin access required`).
+ * an admin (403 `Admin access required`). Both are declared on each route
+ * with @Authenticated(roles), so the guard refuses before the handler runs
+ * and the OpenAPI document shows the roles (x-roles).
  */
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { ReportRecord } from '../../aggregates/content/report';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import type { ReportDoc } from '../../projections/content/reports.projection';
-import { isAdminRole, isModeratorRole } from '../accounts/accounts.queries';
-import { Authenticated } from '../accounts/auth/authenticated.guard';
+import { Authenticated, RoleRefusal } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
 import type { CommandContext } from '../common/command-executor';
@@ -28,15 +29,9 @@ import { caller } from './posts.controller';
 
 const REPORTS_PAGE = { defaultLimit: 50, cap: 100 };
 
-function moderator(user: AuthUser): AuthUser {
-  if (!isModeratorRole(user.role)) throw new DomainError('forbidden', 'Moderator access required');
-  return user;
-}
-
-function admin(user: AuthUser): AuthUser {
-  if (!isAdminRole(user.role)) throw new DomainError('forbidden', 'Admin access required');
-  return user;
-}
+/** The global moderators: role operator (the original's regional) or admin. */
+const ModeratorsOnly = () => applyDecorators(Authenticated('operator', 'admin'), RoleRefusal('Moderator access required'));
+const AdminsOnly = () => applyDecorators(Authenticated('admin'), RoleRefusal('Admin access required'));
 
 function statusFilter(value: unknown): string | null {
   if (value === undefined || value === '') return null;
@@ -45,22 +40,19 @@ function statusFilter(value: unknown): string | null {
 }
 
 @Controller(socialPaths())
-@Authenticated()
 export class ModerationController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: ContentQueries,
   ) {}
 
-  private async reports(user: AuthUser, query: Record<string, unknown>): Promise<PagedEnvelope<ReportDoc>> {
-    moderator(user);
+  private async reports(query: Record<string, unknown>): Promise<PagedEnvelope<ReportDoc>> {
     const page = pageQuery(query, REPORTS_PAGE);
     const { items, total } = await this.queries.reportsPage(statusFilter(query.status), page);
     return paged(items, total, page);
   }
 
   private async review(user: AuthUser, id: string, body: unknown, context: CommandContext): Promise<Envelope<ReportRecord>> {
-    moderator(user);
     const status = reviewRequest(body);
     await this.queries.report(id);
     return ok(await this.commands.execute(new ReviewReport({ reportId: id, moderatorId: user.id, status }, context)));
@@ -71,14 +63,16 @@ export class ModerationController {
   @QueryParam('limit', pageQuerySchemas(REPORTS_PAGE).limit)
   @QueryParam('offset', pageQuerySchemas(REPORTS_PAGE).offset)
   @PagedReply(REPORT_VIEW, 'newest first')
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
-  listReports(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>) {
-    return this.reports(user, query);
+  listReports(@Query() query: Record<string, unknown>) {
+    return this.reports(query);
   }
 
   @Patch('moderation/reports/:id')
   @ReadBody(REVIEW_BODY_SCHEMA)
   @EnvelopeReply(200, REPORT_VIEW, 'sets the status (default `reviewed`) and the moderator')
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Report not found`')
   reviewReport(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() body: unknown, @RequestContext() context: CommandContext) {
@@ -90,17 +84,18 @@ export class ModerationController {
   @QueryParam('limit', pageQuerySchemas(REPORTS_PAGE).limit)
   @QueryParam('offset', pageQuerySchemas(REPORTS_PAGE).offset)
   @PagedReply(REPORT_VIEW, 'newest first')
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
-  adminReports(@CurrentUser() user: AuthUser, @Query() query: Record<string, unknown>) {
-    return this.reports(user, query);
+  adminReports(@Query() query: Record<string, unknown>) {
+    return this.reports(query);
   }
 
   @Get('admin/moderation/reports/:id')
   @EnvelopeReply(200, REPORT_VIEW)
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Report not found`')
-  async adminReport(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<Envelope<ReportDoc>> {
-    moderator(user);
+  async adminReport(@Param('id') id: string): Promise<Envelope<ReportDoc>> {
     return ok(await this.queries.report(id));
   }
 
@@ -108,6 +103,7 @@ export class ModerationController {
   @HttpCode(200)
   @ReadBody(REVIEW_BODY_SCHEMA)
   @EnvelopeReply(200, REPORT_VIEW)
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Report not found`')
   resolve(@CurrentUser() user: AuthUser, @Param('id') id: string, @Body() body: unknown, @RequestContext() context: CommandContext) {
@@ -117,42 +113,47 @@ export class ModerationController {
   @Post('admin/moderation/posts/:id/hide')
   @HttpCode(200)
   @EnvelopeReply(200, flagReply('hidden'))
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Post not found`')
   async hidePost(@CurrentUser() user: AuthUser, @Param('id') id: string, @RequestContext() context: CommandContext): Promise<Envelope<{ hidden: boolean }>> {
-    return ok(await this.commands.execute(new SetPostHidden({ postId: id, caller: caller(moderator(user)), hidden: true }, context)));
+    return ok(await this.commands.execute(new SetPostHidden({ postId: id, caller: caller(user), hidden: true }, context)));
   }
 
   @Delete('admin/moderation/posts/:id/hide')
   @EnvelopeReply(200, flagReply('hidden'))
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Post not found`')
   async unhidePost(@CurrentUser() user: AuthUser, @Param('id') id: string, @RequestContext() context: CommandContext): Promise<Envelope<{ hidden: boolean }>> {
-    return ok(await this.commands.execute(new SetPostHidden({ postId: id, caller: caller(moderator(user)), hidden: false }, context)));
+    return ok(await this.commands.execute(new SetPostHidden({ postId: id, caller: caller(user), hidden: false }, context)));
   }
 
   @Delete('admin/moderation/posts/:id')
   @EnvelopeReply(200, flagReply('deleted'), 'soft delete; post counts untouched')
+  @AdminsOnly()
   @Refusal(403, '`Admin access required`')
   @Refusal(404, '`Post not found`')
   async deletePost(@CurrentUser() user: AuthUser, @Param('id') id: string, @RequestContext() context: CommandContext): Promise<Envelope<{ deleted: true }>> {
-    return ok(await this.commands.execute(new DeletePost({ postId: id, caller: caller(admin(user)), by: 'moderation' }, context)));
+    return ok(await this.commands.execute(new DeletePost({ postId: id, caller: caller(user), by: 'moderation' }, context)));
   }
 
   @Post('admin/moderation/comments/:id/hide')
   @HttpCode(200)
   @EnvelopeReply(200, flagReply('hidden'), 'there is no unhide')
+  @ModeratorsOnly()
   @Refusal(403, '`Moderator access required`')
   @Refusal(404, '`Comment not found`')
   async hideComment(@CurrentUser() user: AuthUser, @Param('id') id: string, @RequestContext() context: CommandContext): Promise<Envelope<{ hidden: true }>> {
-    return ok(await this.commands.execute(new HideComment({ commentId: id, caller: caller(moderator(user)) }, context)));
+    return ok(await this.commands.execute(new HideComment({ commentId: id, caller: caller(user) }, context)));
   }
 
   @Delete('admin/moderation/comments/:id')
   @EnvelopeReply(200, flagReply('deleted'), 'the content is kept')
+  @AdminsOnly()
   @Refusal(403, '`Admin access required`')
   @Refusal(404, '`Comment not found`')
   async deleteComment(@CurrentUser() user: AuthUser, @Param('id') id: string, @RequestContext() context: CommandContext): Promise<Envelope<{ deleted: true }>> {
-    return ok(await this.commands.execute(new DeleteComment({ commentId: id, caller: caller(admin(user)), by: 'moderation' }, context)));
+    return ok(await this.commands.execute(new DeleteComment({ commentId: id, caller: caller(user), by: 'moderation' }, context)));
   }
 }

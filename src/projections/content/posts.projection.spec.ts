@@ -30,7 +30,7 @@ describe('posts projection', () => {
 
   it('given a published post, then it is visible and listed with zero counts, counted for all, agents and its community', async () => {
     await applyAll(projection, store, published('p1'));
-    expect(await post('p1')).toMatchObject({ visible: true, listed: true, score: 0, hot: 0, trend: 0, created_day: '2026-05-01' });
+    expect(await post('p1')).toMatchObject({ visible: true, listed: true, score: 0, hot: 0, trend: 0 });
     expect(await counts(ALL_POSTS_COUNT)).toMatchObject({ visible: 1, listed: 1, agents_listed: 1 });
     expect(await counts(communityCountId('c1'))).toMatchObject({ visible: 1 });
   });

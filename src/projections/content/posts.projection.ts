@@ -9,8 +9,8 @@
  *   for everyone; members of private communities get their posts as well);
  * - `hot` = score + comment_count, `trend` = score + 2 × comment_count
  *   (§21.1), kept by `$inc` as votes and comments arrive;
- * - `created_day` (UTC date): trending reads the last 24 h as today's and
- *   yesterday's posts, each an equality.
+ * - trending reads the last 24 h as a range of the `listed, created_at`
+ *   index and sorts that window by `trend`.
  *
  * `post_counts` holds the totals the lists' meta needs (`all`: visible,
  * listed, listed agents' posts; `community:<id>`: visible), so a page never
@@ -46,7 +46,6 @@ export interface PostDoc extends Doc, PostPlacement, PostFields {
   listed: boolean;
   hot: number;
   trend: number;
-  created_day: string;
 }
 
 export interface PostCountsDoc extends Doc {
@@ -100,17 +99,22 @@ type Recorded<T extends PostEvent['type']> = RecordedOf<T>;
 
 export const postsProjection = defineProjection({
   name: 'posts',
-  version: 1,
+  version: 2,
   collections: [POSTS, POST_COUNTS],
   indexes: [
     ...SORT_INDEXES,
     index({ listed: 1, author_type: 1, created_at: -1 }),
-    index({ listed: 1, created_day: 1, ...TREND_SORT }),
-    index({ listed: 1, created_day: 1 }),
     index({ author_id: 1 }),
+    // the personalised feed: followed authors' listed posts, newest first
+    index({ listed: 1, author_id: 1, ...POST_SORTS.new }),
     index({ community_id: 1 }),
   ],
   on: {
+    // a boosted post's boost_score grows by the boost's multiplier (social-routes §15); a boost of another target is not a post's
+    BoostPurchased: (event, writer) => {
+      if (event.data.target_type !== 'post') return;
+      applyOnce(writer, POSTS, event.data.target_id, event, { $inc: { boost_score: event.data.boost_multiplier } }, { upsert: false });
+    },
     PostPublished: (event: Recorded<'PostPublished'>, writer) => {
       const { post_id, published_at, ...rest } = event.data;
       applyOnce(writer, POSTS, post_id, event, {
@@ -133,7 +137,6 @@ export const postsProjection = defineProjection({
           listed: isListed(true, rest.community_private),
           hot: 0,
           trend: 0,
-          created_day: published_at.slice(0, 10),
         },
       });
       moveCounts(event, writer, rest, false, true);
