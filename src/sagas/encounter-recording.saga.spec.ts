@@ -33,4 +33,17 @@ describe('encounter recording saga', () => {
     ]);
     expect(await saga.react(revealed('revealed_b'))).toEqual([]);
   });
+
+  it('given an accepted missed-connection response, then a missed_connection encounter of the pair at the post’s place, sourced by the response', async () => {
+    const accepted = recordedEvent(
+      'MissedConnectionResponseAccepted',
+      { response_id: 'mcr1', missed_connection_id: 'mc1', poster_id: 'ann', responder_id: 'bob', location_name: 'Cafe', at: 'x' },
+      { position: 9, correlationId: 'req-3' },
+    );
+    expect(await saga.react(accepted)).toEqual([
+      expect.objectContaining({
+        payload: { userIds: ['ann', 'bob'], contextType: 'missed_connection', contextId: 'mc1', locationLabel: 'Cafe', source: 'response:mcr1' },
+      }),
+    ]);
+  });
 });

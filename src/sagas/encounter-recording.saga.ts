@@ -4,7 +4,9 @@
  * author, never with oneself. Each record names its comment as its source,
  * which the pair's stream remembers, so a redelivered event counts once. A
  * proximity match both sides revealed records one too (context `proximity`,
- * the match's id).
+ * the match's id), and so does an accepted missed-connection response
+ * (context `missed_connection`, the post's id, its place as the location
+ * label, source the response).
  */
 import { Injectable } from '@nestjs/common';
 import type { ICommand } from '@nestjs/cqrs';
@@ -43,6 +45,17 @@ export class EncounterRecordingSaga implements ProcessManager {
             { actor: 'system:encounter-recording', correlationId: event.metadata.correlationId, causationId: event.metadata.eventId },
           )
         : null,
+    MissedConnectionResponseAccepted: (event) =>
+      new RecordSocialEncounter(
+        {
+          userIds: [event.data.poster_id, event.data.responder_id],
+          contextType: 'missed_connection',
+          contextId: event.data.missed_connection_id,
+          locationLabel: event.data.location_name,
+          source: `response:${event.data.response_id}`,
+        },
+        { actor: 'system:encounter-recording', correlationId: event.metadata.correlationId, causationId: event.metadata.eventId },
+      ),
   });
   readonly eventTypes = this.reactions.eventTypes;
 

@@ -80,3 +80,29 @@ export function distanceBucket(meters: number): string {
   if (meters <= 200) return '~200m away';
   return '~500m away';
 }
+
+/**
+ * The longest geohash precision (at most 6) whose cell around the point is at
+ * least `radiusMeters` wide and tall, so that the point's cell and its 8
+ * neighbours cover the whole circle: the key of a radius lookup by indexed
+ * equality (precision 6 ≥ 0.55 km, 5 ≥ 2.4 km, 4 ≥ 19 km, 3 ≥ 78 km at |lat| ≤ 60°).
+ */
+export function coveringPrecision(point: LatLon, radiusMeters: number): number {
+  const metresPerDegree = (Math.PI / 180) * EARTH_RADIUS_M;
+  for (let precision = GEOHASH_PRECISION; precision > 1; precision -= 1) {
+    const size = cellSize(precision);
+    // the narrowest parallel the neighbouring cells reach
+    const lat = Math.min(90, Math.abs(point.lat) + size.lat);
+    const width = size.lon * metresPerDegree * Math.cos((lat * Math.PI) / 180);
+    if (Math.min(size.lat * metresPerDegree, width) >= radiusMeters) return precision;
+  }
+  return 1;
+}
+
+/** §13's missed-connection distance text: `< 100m`, `< 500m`, `< 1km`, else `~<N>km`. */
+export function distanceLabel(meters: number): string {
+  if (meters < 100) return '< 100m';
+  if (meters < 500) return '< 500m';
+  if (meters < 1000) return '< 1km';
+  return `~${Math.round(meters / 1000)}km`;
+}

@@ -9,9 +9,15 @@ import { CommandExecutor } from '../common/command-executor';
 import { randomHex } from '../common/random-ids';
 import { MATCH_RADIUS_M, proximityPairDecider, proximityPairStreamId } from '../../aggregates/proximity/proximity-pair';
 import { userLocationDecider, userLocationStreamId } from '../../aggregates/proximity/user-location';
+import { missedConnectionsDecider, missedConnectionsStreamId, type MissedConnectionEvent } from '../../aggregates/proximity/missed-connections';
+import type { EventOfType } from '../../aggregates/shared/decider';
 import { Clock } from '../../infrastructure/clock';
 import {
+  AcceptMissedConnectionResponse,
   AcknowledgeSocialEncounter,
+  PostMissedConnection,
+  RespondToMissedConnection,
+  WithdrawMissedConnection,
   PingLocation,
   type PingOutcome,
   RecordSocialEncounter,
@@ -99,5 +105,53 @@ export class RevealProximityMatchHandler implements ICommandHandler<RevealProxim
 
   async execute({ payload: { matchId, callerId, otherUserId }, context }: RevealProximityMatch): Promise<void> {
     await this.executor.execute(proximityPairDecider, proximityPairStreamId(callerId, otherUserId), { kind: 'reveal', matchId, callerId }, context);
+  }
+}
+
+@CommandHandler(PostMissedConnection)
+export class PostMissedConnectionHandler implements ICommandHandler<PostMissedConnection> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload, context }: PostMissedConnection): Promise<EventOfType<MissedConnectionEvent, 'MissedConnectionPosted'>['data']> {
+    const { events } = await this.executor.execute(
+      missedConnectionsDecider,
+      missedConnectionsStreamId(payload.posterId),
+      { kind: 'post', ...payload, newId: `mc_${randomHex(12)}` },
+      context,
+    );
+    return (events[0] as EventOfType<MissedConnectionEvent, 'MissedConnectionPosted'>).data;
+  }
+}
+
+@CommandHandler(WithdrawMissedConnection)
+export class WithdrawMissedConnectionHandler implements ICommandHandler<WithdrawMissedConnection> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { posterId, ...command }, context }: WithdrawMissedConnection): Promise<void> {
+    await this.executor.execute(missedConnectionsDecider, missedConnectionsStreamId(posterId), { kind: 'withdraw', ...command }, context);
+  }
+}
+
+@CommandHandler(RespondToMissedConnection)
+export class RespondToMissedConnectionHandler implements ICommandHandler<RespondToMissedConnection> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { posterId, ...command }, context }: RespondToMissedConnection): Promise<EventOfType<MissedConnectionEvent, 'MissedConnectionResponded'>['data']> {
+    const { events } = await this.executor.execute(
+      missedConnectionsDecider,
+      missedConnectionsStreamId(posterId),
+      { kind: 'respond', ...command, newResponseId: `mcr_${randomHex(12)}` },
+      context,
+    );
+    return (events[0] as EventOfType<MissedConnectionEvent, 'MissedConnectionResponded'>).data;
+  }
+}
+
+@CommandHandler(AcceptMissedConnectionResponse)
+export class AcceptMissedConnectionResponseHandler implements ICommandHandler<AcceptMissedConnectionResponse> {
+  constructor(private readonly executor: CommandExecutor) {}
+
+  async execute({ payload: { posterId, ...command }, context }: AcceptMissedConnectionResponse): Promise<void> {
+    await this.executor.execute(missedConnectionsDecider, missedConnectionsStreamId(posterId), { kind: 'accept', ...command }, context);
   }
 }

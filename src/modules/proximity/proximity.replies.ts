@@ -51,3 +51,35 @@ export const MATCH_VIEW = obj(
   },
   ['user_a', 'user_b', 'you_revealed', 'other_revealed'],
 );
+
+const MISSED_CONNECTION_FIELDS = {
+  id: str(),
+  user_id: str({ description: 'the poster' }),
+  location_name: str({ description: 'HTML-escaped' }),
+  description: str({ description: 'HTML-escaped' }),
+  was_at: str({ format: 'date-time' }),
+  is_active: bool(),
+  response_count: int(),
+  created_at: str({ format: 'date-time' }),
+  expires_at: str({ format: 'date-time', description: '7 days after creation' }),
+};
+/** A missed connection; never its coordinates. */
+export const MISSED_CONNECTION = obj(MISSED_CONNECTION_FIELDS);
+export const NEARBY_MISSED_CONNECTION = obj({ ...MISSED_CONNECTION_FIELDS, distance_label: str({ description: '`< 100m`, `< 500m`, `< 1km` or `~<N>km`' }) });
+const PERSON_CARD = obj({ id: str(), username: str(), display_name: str({ description: 'HTML-escaped' }), avatar_url: orNull(str()) });
+const MISSED_RESPONSE_FIELDS = {
+  id: str(),
+  missed_connection_id: str(),
+  responder_id: str(),
+  message: str({ description: 'HTML-escaped' }),
+  status: oneOf(['pending', 'accepted']),
+  created_at: str({ format: 'date-time' }),
+};
+export const MISSED_RESPONSE = obj(MISSED_RESPONSE_FIELDS);
+export const MISSED_CONNECTION_DETAIL = obj({
+  ...MISSED_CONNECTION_FIELDS,
+  user: orNull(PERSON_CARD),
+  responses: list(obj({ ...MISSED_RESPONSE_FIELDS, responder: orNull(PERSON_CARD) })),
+  is_owner: bool(),
+});
+export const LOCATION_SUGGESTION = obj({ name: str({ description: 'HTML-escaped' }), count: int() });
