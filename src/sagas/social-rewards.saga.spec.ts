@@ -54,4 +54,17 @@ describe('social rewards saga', () => {
     expect([wallets.get('ann')?.reputation?.pulse, wallets.get('bob')?.reputation?.pulse]).toEqual([10, 10]);
     expect(saga.react(revealed('revealed_a'))).toEqual([]);
   });
+
+  it('given an accepted missed-connection response (twice: a redelivery), then the poster and the responder get 5 pulse once each', () => {
+    const accepted = recorded('MissedConnectionResponseAccepted', {
+      response_id: 'mcr1',
+      missed_connection_id: 'mc1',
+      poster_id: 'ann',
+      responder_id: 'bob',
+      location_name: 'Cafe',
+      at: 'x',
+    });
+    const wallets = pay([...saga.react(accepted), ...saga.react(accepted)] as GrantReward[]);
+    expect([wallets.get('ann')?.reputation?.pulse, wallets.get('bob')?.reputation?.pulse]).toEqual([5, 5]);
+  });
 });

@@ -14,6 +14,8 @@
  *
  * - proximity_match: both users of a proximity match once it is matched
  *   (§13), source the match.
+ * - missed_connection: the poster and the responder of an accepted
+ *   missed-connection response (§13), source the response.
  *
  * Other contexts add their rows (complete_task, recipe_shared,
  * recipe_forked) to ACTIONS and a reaction below.
@@ -41,6 +43,7 @@ export const ACTIONS = {
   recipe_shared: { spark: 15 },
   experiment_voted: { spark: 10, pulse: 5 },
   proximity_match: { pulse: 10 },
+  missed_connection: { pulse: 5 },
 } as const satisfies Record<string, RewardRow>;
 
 export type RewardAction = keyof typeof ACTIONS;
@@ -71,6 +74,11 @@ export class SocialRewardsSaga implements ProcessManager {
       event.data.status === 'matched'
         ? [grant(event, event.data.user_a_id, 'proximity_match', event.data.match_id), grant(event, event.data.user_b_id, 'proximity_match', event.data.match_id)]
         : null,
+    // §13: an accepted missed-connection response pays both sides, source the response
+    MissedConnectionResponseAccepted: (event) => [
+      grant(event, event.data.poster_id, 'missed_connection', event.data.response_id),
+      grant(event, event.data.responder_id, 'missed_connection', event.data.response_id),
+    ],
   });
   readonly eventTypes = this.reactions.eventTypes;
 

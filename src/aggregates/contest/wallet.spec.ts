@@ -1,5 +1,5 @@
 import { deciderKit } from '../../../test/support/decider-kit';
-import { joinAward, type SparkAwarded, type WalletCommand, walletDecider, type WalletEvent } from './wallet';
+import { type BoostPurchased, type DailyCheckedIn, joinAward, type SparkAwarded, type WalletCommand, walletDecider, walletEntries, type WalletEvent } from './wallet';
 
 const now = new Date('2026-04-10T10:00:00.000Z');
 const { given } = deciderKit(walletDecider, now);
@@ -88,4 +88,113 @@ describe('wallet rewards (social-routes §21.3)', () => {
     const past = given().when(reward()).events();
     given(...past).when(reward()).thenNothing();
   });
+});
+
+describe('wallet economy (social-routes §15)', () => {
+  const rewarded = (spark: number, sourceId = 'p1'): WalletEvent => ({
+    type: 'RewardGranted',
+    data: { user_id: 'u1', action: 'create_post', pulse: 0, spark, signal: 0, xp: 0, source_type: 'create_post', source_id: sourceId, granted_at: now.toISOString() },
+  });
+  const boost = (spark: number, extra: Partial<Extract<WalletCommand, { kind: 'boost' }>> = {}): WalletCommand => ({
+    kind: 'boost',
+    userId: 'u1',
+    boostId: 'b1',
+    targetType: 'post',
+    targetId: 'p9',
+    spark,
+    ...extra,
+  });
+  const checkin: WalletCommand = { kind: 'checkin', userId: 'u1' };
+  const at = (iso: string) => new Date(iso);
+
+  it('given no events, when opened, then WalletOpened', () =>
+    given().when({ kind: 'open', userId: 'u1' }).then({ type: 'WalletOpened', data: { user_id: 'u1', opened_at: now.toISOString() } }));
+
+  it('given a wallet with any event, when opened again, then nothing is recorded', () => given(rewarded(5)).when({ kind: 'open', userId: 'u1' }).thenNothing());
+
+  it('given 20 spark, when boosting with 10, then BoostPurchased with multiplier 1.1 lasting 10 hours and 10 spark left', () => {
+    const result = given(rewarded(20)).when(boost(10));
+    expect(result.events()).toEqual([
+      {
+        type: 'BoostPurchased',
+        data: {
+          boost_id: 'b1',
+          user_id: 'u1',
+          target_type: 'post',
+          target_id: 'p9',
+          spark_spent: 10,
+          boost_multiplier: 1.1,
+          expires_at: '2026-04-10T20:00:00.000Z',
+          created_at: now.toISOString(),
+        },
+      },
+    ]);
+    expect(result.state().reputation.spark).toBe(10);
+  });
+
+  it('given 500 spark, when boosting with 250, then the multiplier stops at 2', () =>
+    expect((given(rewarded(500)).when(boost(250)).events()[0] as BoostPurchased).data.boost_multiplier).toBe(2));
+
+  it('given 7 spark, when boosting with 7, then the multiplier is 1.07 and nothing is left', () => {
+    const result = given(rewarded(7)).when(boost(7));
+    expect((result.events()[0] as BoostPurchased).data.boost_multiplier).toBe(1.07);
+    expect(result.state().reputation.spark).toBe(0);
+  });
+
+  it('given 9 spark, when boosting with 10, then it is refused with the balance', () =>
+    given(rewarded(9)).when(boost(10)).thenRefused('invalid', 'Insufficient Spark (have 9)'));
+
+  it.each([
+    ['zero spark', { spark: 0 }],
+    ['fractional spark', { spark: 1.5 }],
+    ['no target type', { targetType: '' }],
+    ['no target id', { targetId: '' }],
+  ])('given spark, when boosting with %s, then it is refused as invalid', (_, extra) =>
+    given(rewarded(100)).when(boost((extra as { spark?: number }).spark ?? 10, extra as Partial<Extract<WalletCommand, { kind: 'boost' }>>)).thenRefused('invalid'));
+
+  it('given contest spark, when boosting, then the contest spark is spendable but season_spark stays', () => {
+    const contest: WalletEvent = {
+      type: 'SparkAwarded',
+      data: { user_id: 'u1', amount: 20, tracks: { digital: 20 }, source_type: 's', source_id: '1', reason: 'r', awarded_at: now.toISOString() },
+    };
+    const state = given(contest).when(boost(15)).state();
+    expect([state.reputation.spark, state.seasonSpark]).toEqual([5, 20]);
+  });
+
+  it('given no check-in, when checking in, then day 1 of the streak with spark 1 and XP 5', () =>
+    given()
+      .when(checkin)
+      .then({ type: 'DailyCheckedIn', data: { user_id: 'u1', day: '2026-04-10', streak_days: 1, streak_best: 1, spark_bonus: 1, xp_bonus: 5, checked_in_at: now.toISOString() } }));
+
+  it('given a check-in today, when checking in again late the same UTC day, then nothing is recorded', () => {
+    const past = given().when(checkin, at('2026-04-10T00:00:01Z')).events();
+    given(...past).when(checkin, at('2026-04-10T23:59:59Z')).thenNothing();
+  });
+
+  it('given check-ins on two days in a row, when checking in on the third, then day 3 with spark 3 and XP 15', () => {
+    const d1 = given().when(checkin, at('2026-04-08T23:00:00Z')).events();
+    const d2 = given(...d1).when(checkin, at('2026-04-09T00:30:00Z')).events();
+    const d3 = given(...d1, ...d2).when(checkin, at('2026-04-10T12:00:00Z')).events()[0] as DailyCheckedIn;
+    expect([d3.data.streak_days, d3.data.streak_best, d3.data.spark_bonus, d3.data.xp_bonus]).toEqual([3, 3, 3, 15]);
+  });
+
+  it('given a 2-day streak and a missed day, when checking in, then the streak resets to 1 and the best stays 2', () => {
+    const d1 = given().when(checkin, at('2026-04-06T10:00:00Z')).events();
+    const d2 = given(...d1).when(checkin, at('2026-04-07T10:00:00Z')).events();
+    const d4 = given(...d1, ...d2).when(checkin, at('2026-04-09T10:00:00Z')).events()[0] as DailyCheckedIn;
+    expect([d4.data.streak_days, d4.data.streak_best, d4.data.spark_bonus]).toEqual([1, 2, 1]);
+  });
+
+  it('given a check-in, then its ledger entries are spark = day and XP = 5 × day, the source the day', () => {
+    const event = given().when(checkin).events()[0];
+    expect(walletEntries(event)).toEqual([
+      { currency: 'spark', amount: 1, source_type: 'daily_checkin', source_id: '2026-04-10', description: 'Daily check-in (day 1)' },
+      { currency: 'xp', amount: 5, source_type: 'daily_checkin', source_id: '2026-04-10', description: 'Daily check-in (day 1)' },
+    ]);
+  });
+
+  it('given a boost, then its ledger entry spends spark, the source the boost', () =>
+    expect(walletEntries(given(rewarded(10)).when(boost(10)).events()[0])).toEqual([
+      { currency: 'spark', amount: -10, source_type: 'boost', source_id: 'b1', description: 'Boost post p9' },
+    ]));
 });

@@ -1,8 +1,19 @@
 /**
- * A user's spark wallet (stream `wallet-<userId>`). `season_spark` is the sum
- * of the amounts awarded. Every award names its source (event type and id);
- * the wallet remembers the sources it paid and ignores a repeat, so a saga
- * that sees an event twice (redelivery, restart, replay) pays once.
+ * A user's wallet (stream `wallet-<userId>`): the contest's spark and the
+ * social platform's reputation (social-routes §15, the "resonance" routes).
+ *
+ * - `season_spark` is the sum of the contest's awards (SparkAwarded).
+ * - The balances pulse, spark, signal and XP: RewardGranted (the action
+ *   table), SparkAwarded (contest spark is spendable spark too), the daily
+ *   check-in's bonus (DailyCheckedIn) credit them; a boost (BoostPurchased)
+ *   spends spark. `walletEntries` says what each event does to which balance,
+ *   for this decider and the ledger read model alike, so the two cannot differ.
+ * - Balances never go negative: a boost is refused unless the spark covers it,
+ *   decided on the one stream of the wallet, so concurrent spends never overdraw.
+ * - Every credit names its source (type and id); the wallet remembers the
+ *   sources it paid and ignores a repeat, so a saga that sees an event twice
+ *   (redelivery, restart, replay) pays once.
+ * - The check-in's day is the UTC day of the command's `now`.
  */
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { CommandInput, Decider } from '../shared/decider';
@@ -19,7 +30,34 @@ export interface RewardGranted {
   data: { user_id: string; action: string; pulse: number; spark: number; signal: number; xp: number; source_type: string; source_id: string; granted_at: string };
 }
 
-export type WalletEvent = SparkAwarded | RewardGranted;
+/** The wallet exists from here on (GET /resonance/wallet creates it on first read). */
+export interface WalletOpened {
+  type: 'WalletOpened';
+  data: { user_id: string; opened_at: string };
+}
+
+/** Spark spent on boosting a target: its multiplier min(1 + 0.01 × spark, 2) lasts `spark_spent` hours. */
+export interface BoostPurchased {
+  type: 'BoostPurchased';
+  data: {
+    boost_id: string;
+    user_id: string;
+    target_type: string;
+    target_id: string;
+    spark_spent: number;
+    boost_multiplier: number;
+    expires_at: string;
+    created_at: string;
+  };
+}
+
+/** The first check-in of a UTC day: the streak and its bonus (spark = streak day, XP = 5 × streak day). */
+export interface DailyCheckedIn {
+  type: 'DailyCheckedIn';
+  data: { user_id: string; day: string; streak_days: number; streak_best: number; spark_bonus: number; xp_bonus: number; checked_in_at: string };
+}
+
+export type WalletEvent = SparkAwarded | RewardGranted | WalletOpened | BoostPurchased | DailyCheckedIn;
 
 export type SparkAwarded = {
   type: 'SparkAwarded';
@@ -37,12 +75,21 @@ export type SparkAwarded = {
 };
 
 export interface WalletState {
-  /** the stream id names the user */
+  /** the stream id names the user; false until its first event */
+  opened: boolean;
   seasonSpark: number;
   /** `<source_type>/<source_id>` of every award recorded */
   paidSources: ReadonlySet<string>;
-  /** the social platform's reputation (RewardGranted), absent until the first reward */
-  reputation?: Reputation;
+  /** the balances */
+  reputation: Reputation;
+  streak: Streak;
+}
+
+export interface Streak {
+  days: number;
+  best: number;
+  /** UTC day (YYYY-MM-DD) of the last check-in */
+  lastDay: string | null;
 }
 
 export interface Reputation {
@@ -63,7 +110,73 @@ export type WalletCommand =
       sourceId: string;
       reason: string;
     }
-  | { kind: 'reward'; userId: string; action: string; amounts: RewardAmounts; sourceType: string; sourceId: string };
+  | { kind: 'reward'; userId: string; action: string; amounts: RewardAmounts; sourceType: string; sourceId: string }
+  | { kind: 'open'; userId: string }
+  | { kind: 'boost'; userId: string; boostId: string; targetType: string; targetId: string; spark: number }
+  | { kind: 'checkin'; userId: string };
+
+export const CURRENCIES = ['pulse', 'spark', 'signal', 'xp'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/** One balance change of an event: a row of the ledger. */
+export interface WalletEntry {
+  currency: Currency;
+  /** negative for a spend */
+  amount: number;
+  source_type: string;
+  source_id: string;
+  description: string;
+}
+
+export const BOOST_SOURCE = 'boost';
+export const CHECKIN_SOURCE = 'daily_checkin';
+/** The most spark one boost may spend (its multiplier stops growing at 100). */
+export const MAX_BOOST_SPARK = 10_000;
+export const insufficientSpark = (have: number): string => `Insufficient Spark (have ${have})`;
+
+/** min(1 + 0.01 × spark, 2.0), in hundredths so 1 + 0.07 is 1.07. */
+export function boostMultiplier(spark: number): number {
+  return Math.min((100 + spark) / 100, 2);
+}
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** What an event does to the balances, in the order of CURRENCIES; zero amounts are left out. */
+export function walletEntries(event: WalletEvent): WalletEntry[] {
+  const rows = (amounts: Partial<Record<Currency, number>>, source_type: string, source_id: string, description: string): WalletEntry[] =>
+    CURRENCIES.filter((c) => (amounts[c] ?? 0) !== 0).map((currency) => ({ currency, amount: amounts[currency]!, source_type, source_id, description }));
+  switch (event.type) {
+    case 'SparkAwarded':
+      return rows({ spark: event.data.amount }, event.data.source_type, event.data.source_id, event.data.reason);
+    case 'RewardGranted': {
+      const d = event.data;
+      return rows({ pulse: d.pulse, spark: d.spark, signal: d.signal, xp: d.xp }, d.source_type, d.source_id, d.action);
+    }
+    case 'BoostPurchased': {
+      const d = event.data;
+      return rows({ spark: -d.spark_spent }, BOOST_SOURCE, d.boost_id, `Boost ${d.target_type} ${d.target_id}`);
+    }
+    case 'DailyCheckedIn': {
+      const d = event.data;
+      return rows({ spark: d.spark_bonus, xp: d.xp_bonus }, CHECKIN_SOURCE, d.day, `Daily check-in (day ${d.streak_days})`);
+    }
+    case 'WalletOpened':
+      return [];
+    default:
+      return assertNever(event);
+  }
+}
+
+const ZERO: Reputation = { pulse: 0, spark: 0, signal: 0, xp: 0 };
+
+function credited(balances: Reputation, entries: readonly WalletEntry[]): Reputation {
+  const next = { ...balances };
+  for (const e of entries) next[e.currency] += e.amount;
+  return next;
+}
 
 export function walletStreamId(userId: string): string {
   return `wallet-${userId}`;
@@ -79,21 +192,25 @@ export function sourceKey(sourceType: string, sourceId: string): string {
 }
 
 export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
-  initialState: { seasonSpark: 0, paidSources: new Set() },
+  initialState: { opened: false, seasonSpark: 0, paidSources: new Set(), reputation: ZERO, streak: { days: 0, best: 0, lastDay: null } },
   evolve(state, event) {
+    const next = { ...state, opened: true, reputation: credited(state.reputation, walletEntries(event)) };
     switch (event.type) {
       case 'SparkAwarded': {
         const paid = new Set(state.paidSources);
         paid.add(sourceKey(event.data.source_type, event.data.source_id));
-        return { ...state, seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
+        return { ...next, seasonSpark: state.seasonSpark + event.data.amount, paidSources: paid };
       }
       case 'RewardGranted': {
         const paid = new Set(state.paidSources);
         paid.add(sourceKey(event.data.source_type, event.data.source_id));
-        const r = state.reputation ?? { pulse: 0, spark: 0, signal: 0, xp: 0 };
-        const d = event.data;
-        return { ...state, paidSources: paid, reputation: { pulse: r.pulse + d.pulse, spark: r.spark + d.spark, signal: r.signal + d.signal, xp: r.xp + d.xp } };
+        return { ...next, paidSources: paid };
       }
+      case 'DailyCheckedIn':
+        return { ...next, streak: { days: event.data.streak_days, best: event.data.streak_best, lastDay: event.data.day } };
+      case 'BoostPurchased':
+      case 'WalletOpened':
+        return next;
       default:
         return assertNever(event);
     }
@@ -139,6 +256,50 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
           {
             type: 'RewardGranted',
             data: { user_id: command.userId, action: command.action, pulse, spark, signal, xp, source_type: command.sourceType, source_id: command.sourceId, granted_at: now.toISOString() },
+          },
+        ];
+      }
+      case 'open':
+        return state.opened ? [] : [{ type: 'WalletOpened', data: { user_id: command.userId, opened_at: now.toISOString() } }];
+      case 'boost': {
+        const { spark } = command;
+        if (!command.targetType || !command.targetId) throw new DomainError('invalid', 'target_type and target_id are required');
+        if (!Number.isInteger(spark) || spark < 1 || spark > MAX_BOOST_SPARK) throw new DomainError('invalid', `spark_amount must be an integer from 1 to ${MAX_BOOST_SPARK}`);
+        if (state.reputation.spark < spark) throw new DomainError('invalid', insufficientSpark(state.reputation.spark));
+        return [
+          {
+            type: 'BoostPurchased',
+            data: {
+              boost_id: command.boostId,
+              user_id: command.userId,
+              target_type: command.targetType,
+              target_id: command.targetId,
+              spark_spent: spark,
+              boost_multiplier: boostMultiplier(spark),
+              expires_at: new Date(now.getTime() + spark * 3_600_000).toISOString(),
+              created_at: now.toISOString(),
+            },
+          },
+        ];
+      }
+      case 'checkin': {
+        const day = utcDay(now);
+        const { streak } = state;
+        if (streak.lastDay === day) return [];
+        const yesterday = utcDay(new Date(now.getTime() - 86_400_000));
+        const days = streak.lastDay === yesterday ? streak.days + 1 : 1;
+        return [
+          {
+            type: 'DailyCheckedIn',
+            data: {
+              user_id: command.userId,
+              day,
+              streak_days: days,
+              streak_best: Math.max(streak.best, days),
+              spark_bonus: days,
+              xp_bonus: 5 * days,
+              checked_in_at: now.toISOString(),
+            },
           },
         ];
       }

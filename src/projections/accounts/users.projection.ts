@@ -17,6 +17,8 @@ import { AGENTS_USER_HANDLERS } from '../social/users.agents.handlers';
 import { applyOnce } from '../support/apply-once';
 import { USERS_CONTENT_HANDLERS } from '../social/users.content.handlers';
 import { USERS_PROXIMITY_HANDLERS } from '../social/users.proximity.handlers';
+import { USERS_REFERRALS_HANDLERS } from '../social/users.referrals.handlers';
+import { USERS_RESONANCE_HANDLERS } from '../social/users.resonance.handlers';
 import { updateUser, USERS } from './update-user';
 import { USERS_SOCIAL_HANDLERS } from '../social/users.social.handlers';
 import { defineProjection, type ProjectionHandlers, type RecordedOf } from '../support/define-projection';
@@ -62,6 +64,8 @@ export interface UserDoc extends Doc {
   referral_code: string | null;
   location_sharing_enabled: boolean;
   idle_compute_opt_in: boolean;
+  /** the XP the user's wallet earned (users.resonance.handlers.ts): the record's level and title come from it */
+  xp: number;
   /** set once the account's personal data was erased (DELETE /users/{id}/data): its credentials stop working */
   anonymized_at?: string | null;
 }
@@ -89,6 +93,7 @@ export const NEW_PROFILE = {
   referral_code: null,
   location_sharing_enabled: false,
   idle_compute_opt_in: false,
+  xp: 0,
 } satisfies Partial<UserDoc>;
 
 type UserCreated = RecordedOf<'UserRegistered' | 'GuestRegistered'>;
@@ -153,7 +158,8 @@ const ACCOUNT_HANDLERS = {
 
 export const usersProjection = defineProjection({
   name: 'users',
-  version: 2,
+  // 3: xp (the User record's level)
+  version: 3,
   collections: [USERS],
   indexes: [
     { collection: USERS, spec: { keys: { username_key: 1 } } },
@@ -166,5 +172,7 @@ export const usersProjection = defineProjection({
     ...USERS_CONTENT_HANDLERS,
     ...USERS_SOCIAL_HANDLERS,
     ...USERS_PROXIMITY_HANDLERS,
+    ...USERS_REFERRALS_HANDLERS,
+    ...USERS_RESONANCE_HANDLERS,
   },
 });
