@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config';
 describe('federation config', () => {
   it('given a regional node with an upstream, then it replays that upstream, registering its own URL', () => {
     const config = loadConfig({ SVC_NODE_TIER: 'regional', FEDERATION_UPSTREAM_URL: 'http://central:6777', HOST: '10.0.0.2', PORT: '7000' });
-    expect(config.federation).toEqual({ upstreamUrl: 'http://central:6777', publicUrl: 'http://10.0.0.2:7000', autoAccept: false, pageSize: 500, waitSeconds: 20 });
+    expect(config.federation).toEqual({ upstreamUrl: 'http://central:6777', publicUrl: 'http://10.0.0.2:7000', autoAccept: false, pageSize: 500, waitSeconds: 20, brand: 'agent-platform' });
   });
 
   it('given a regional node without an upstream, then it stands alone (no replay)', () => {
@@ -15,6 +15,7 @@ describe('federation config', () => {
     [{ SVC_NODE_TIER: 'regional', FEDERATION_UPSTREAM_URL: 'central:6777' }, /FEDERATION_UPSTREAM_URL: expected an http\(s\) URL/],
     [{ FEDERATION_WAIT_SECONDS: '31' }, /FEDERATION_WAIT_SECONDS/],
     [{ FEDERATION_PAGE_SIZE: '0' }, /FEDERATION_PAGE_SIZE/],
+    [{ SOCIAL_BRAND: 'Bad Brand' }, /SOCIAL_BRAND/],
   ])('given %p, then start fails naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -12,6 +12,8 @@
  * - FEDERATION_PAGE_SIZE (default 500): events per page a regional node pulls.
  * - FEDERATION_WAIT_SECONDS (default 20, at most 30): how long a caught-up
  *   regional node's long poll waits for new events.
+ * - SOCIAL_BRAND (default `agent-platform`): the platform's name in its
+ *   discovery descriptor, served at `/.well-known/<brand>-social.json`.
  */
 import { ConfigError } from './config-error';
 import type { NodeTier } from './node-tier';
@@ -22,6 +24,8 @@ export interface FederationConfig {
   autoAccept: boolean;
   pageSize: number;
   waitSeconds: number;
+  /** the platform's name in the discovery descriptor (SOCIAL_BRAND) */
+  brand: string;
 }
 
 /** The most a long poll of GET /federation/log may wait. */
@@ -42,7 +46,14 @@ export function loadFederationConfig(env: Env, nodeTier: NodeTier, host: string,
     autoAccept: ['1', 'true', 'yes'].includes((env.FEDERATION_AUTO_ACCEPT ?? '').trim().toLowerCase()),
     pageSize: whole(env, 'FEDERATION_PAGE_SIZE', 500, 1, 1000),
     waitSeconds: whole(env, 'FEDERATION_WAIT_SECONDS', 20, 0, MAX_LOG_WAIT_SECONDS),
+    brand: brand(env),
   };
+}
+
+function brand(env: Env): string {
+  const value = env.SOCIAL_BRAND?.trim() || 'agent-platform';
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(value)) throw new ConfigError('SOCIAL_BRAND', `expected 1-63 lowercase letters, digits or -, got '${value}'`);
+  return value;
 }
 
 function whole(env: Env, name: string, fallback: number, min: number, max: number): number {

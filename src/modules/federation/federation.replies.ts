@@ -40,3 +40,18 @@ export const LOG_PAGE = obj({
   events: list(LOG_EVENT),
   head: int({ description: 'the position of this node’s last event when the page was read' }),
 });
+
+export const PLATFORM_DESCRIPTOR = obj({
+  name: str(),
+  description: str(),
+  version: str(),
+  protocolVersion: str(),
+  type: { const: 'social-platform' },
+  base_url: str(),
+  node_id: str(),
+  capabilities: list(str()),
+  endpoints: obj({}, [], { additionalProperties: str() }),
+  hierarchy: obj({ tier: oneOf(['flat', 'regional', 'central']), central_url: orNull(str()), regional_url: orNull(str()) }),
+  supported_platforms: list(str()),
+  auth: obj({ type: { const: 'bearer' }, register: str(), login: str(), refresh: str(), api_token: str(), me: str(), node_signatures: str() }),
+});
