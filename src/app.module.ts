@@ -10,6 +10,9 @@ import { FederationModule } from './modules/federation/federation.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
 import { SocialModule } from './modules/social/social.module';
 import { ProximityModule } from './modules/proximity/proximity.module';
+import { ResonanceModule } from './modules/resonance/resonance.module';
+import { ReferralsModule } from './modules/referrals/referrals.module';
+import { SyncModule } from './modules/sync/sync.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
 import { ChatModule } from './modules/chat/chat.module';
@@ -19,10 +22,12 @@ import { EncounterModule } from './modules/encounter/encounter.module';
 import { EncounterStreamModule } from './modules/encounter/stream/encounter-stream.module';
 import { EmbedsModule } from './modules/embeds/embeds.module';
 import { EngineModule } from './modules/engine/engine.module';
+import { GamificationModule } from './modules/gamification/gamification.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { OpenAiModule } from './modules/openai/openai.module';
 import { HealthModule } from './modules/health/health.module';
 import { McpModule } from './modules/mcp/mcp.module';
+import { MarketplaceModule } from './modules/marketplace/marketplace.module';
 import { ContentModule } from './modules/content/content.module';
 import { ALL_PROJECTIONS } from './projections';
 import { SagasModule } from './sagas/sagas.module';
@@ -33,7 +38,36 @@ export class AppModule {
   static forRoot(config: AppConfig, role: ProcessRole = 'api', extraProjections: readonly ProjectionDefinition[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]), HealthModule, AccountsModule, ContestModule, ComputeModule, EncounterModule, EncounterStreamModule, ChatModule, OpenAiModule, ScheduleModule, GoalsModule, McpModule, A2aModule, EmbedsModule, AuditModule, IntegrityModule, FederationModule, ContentModule, SocialModule, ProximityModule, AgentsModule, EngineModule, SagasModule],
+      imports: [
+        InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]),
+        HealthModule,
+        AccountsModule,
+        ContestModule,
+        ComputeModule,
+        EncounterModule,
+        EncounterStreamModule,
+        ChatModule,
+        OpenAiModule,
+        ScheduleModule,
+        GoalsModule,
+        McpModule,
+        A2aModule,
+        EmbedsModule,
+        AuditModule,
+        IntegrityModule,
+        FederationModule,
+        ContentModule,
+        SocialModule,
+        ProximityModule,
+        ResonanceModule,
+        SyncModule,
+        AgentsModule,
+        MarketplaceModule,
+        EngineModule,
+        GamificationModule,
+        ReferralsModule,
+        SagasModule,
+      ],
     };
   }
 }

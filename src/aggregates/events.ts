@@ -25,7 +25,10 @@ import type { ContestEntryEvent } from './contest/contest-entry';
 import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
+import type { OnboardingEvent } from './gamification/onboarding';
+import type { RatingEvent } from './gamification/rating';
 import type { ContentEvent } from './content/content.events';
+import type { FeedSubscriptionEvent } from './content/feed-subscription';
 import type { EncounterEvent } from './encounter/encounter.events';
 import type { CodingEvent } from './engine/coding';
 import type { ModelLifecycleEvent } from './engine/model-lifecycle';
@@ -33,13 +36,19 @@ import type { RuntimeToolEvent } from './engine/runtime-tool';
 import type { SkillEvent } from './engine/skill';
 import type { FederationNodeEvent } from './federation/federation-node';
 import type { GoalEvent } from './goals/goal';
+import type { ListingEvent } from './marketplace/listing';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { MissedConnectionEvent } from './proximity/missed-connections';
 import type { ProximityPairEvent } from './proximity/proximity-pair';
 import type { SocialEncounterEvent } from './proximity/social-encounter';
 import type { UserLocationEvent } from './proximity/user-location';
 import type { FollowEvent } from './social/follow';
+import type { DeviceBindingEvent } from './sync/device-binding';
+import type { UserBackupsEvent } from './sync/user-backups';
 import type { NotificationInboxEvent } from './social/notification-inbox';
+import type { ReferralEvent } from './referrals/referral';
+import type { ReferralCodeEvent } from './referrals/referral-code';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -68,16 +77,25 @@ export type AnyDomainEvent =
   | IntegrityChallengeEvent
   | NodeStandingEvent
   | ContentEvent
+  | FeedSubscriptionEvent
+  | ListingEvent
   | FollowEvent
   | SocialEncounterEvent
   | UserLocationEvent
   | ProximityPairEvent
+  | MissedConnectionEvent
   | NotificationInboxEvent
+  | ReferralCodeEvent
+  | ReferralEvent
   | RuntimeToolEvent
   | ModelLifecycleEvent
   | CodingEvent
   | SkillEvent
-  | FederationNodeEvent;
+  | FederationNodeEvent
+  | RatingEvent
+  | OnboardingEvent
+  | DeviceBindingEvent
+  | UserBackupsEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

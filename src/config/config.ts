@@ -11,6 +11,7 @@ import { ConfigError } from './config-error';
 import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type A2aConfig, loadA2aConfig } from './a2a.config';
 import { type FeedsConfig, loadFeedsConfig } from './feeds.config';
+import { loadReferralsConfig, type ReferralsConfig } from './referrals.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
@@ -98,6 +99,8 @@ export interface AppConfig {
   /** the A2A endpoint's card URL and gateway probing (A2A_*) */
   a2a: A2aConfig;
   feeds: FeedsConfig;
+  /** where share links point by default (SHARE_BASE_URL) */
+  referrals: ReferralsConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -228,6 +231,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const port = integer(env, 'PORT', 6777, 0, 65535);
   const host = raw(env, 'HOST') ?? '0.0.0.0';
+  const federation = loadFederationConfig(env, nodeTier, host, port);
   return {
     port,
     host,
@@ -242,7 +246,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     integrationEvents: flag(env, 'INTEGRATION_EVENTS', bus === 'kafka'),
     nodeId: id,
     nodeTier,
-    federation: loadFederationConfig(env, nodeTier, host, port),
+    federation,
+    referrals: loadReferralsConfig(env, federation.publicUrl),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
     aggregateCacheSize: integer(env, 'AGGREGATE_CACHE_SIZE', 10000, 0, 10_000_000),

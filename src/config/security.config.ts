@@ -9,7 +9,7 @@
  * - RATE_LIMIT_<BUCKET> = `<n>/<period>` with period `s`, `m`, `h` (e.g.
  *   `30/1m`): the token buckets of the routes named in RATE_BUCKETS.
  * - SOCIAL_RATE_LIMIT_DISABLED=1|true|yes: the social platform's buckets
- *   (global, auth, register, recovery, post, comment, vote, search) become
+ *   (global, auth, register, recovery, post, comment, vote, search, backup) become
  *   100000 a minute, as in the original, for load tests. The pipeline's
  *   buckets stay. CHAT_RATE_LIMIT_PER_MINUTE (chat.config.ts) is the /chat bucket.
  */
@@ -27,6 +27,7 @@ export const RATE_BUCKETS = [
   'comment',
   'vote',
   'search',
+  'backup',
   'pipeline',
   'pipeline_ip',
 ] as const;
@@ -64,6 +65,8 @@ export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
   vote: { limit: 60, periodSec: 60 },
   /** /search, per user (per IP for anonymous callers) */
   search: { limit: 30, periodSec: 60 },
+  /** POST /sync/backup and /sync/restore, per user: each costs a scrypt derivation (32 MiB, ~0.1 s), and a restore is a passphrase guess */
+  backup: { limit: 10, periodSec: 60 },
   /** /visual_agent, /add_history, /time_agent, /goals, /coding/execute, /api/tools/tts/speak, per user (per IP for anonymous callers) */
   pipeline: { limit: 60, periodSec: 60 },
   /** every pipeline route including /chat (and the engine's /coding/execute and speech), per client IP whoever signs in: fresh guest accounts do not add up */
@@ -71,7 +74,7 @@ export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
 };
 
 /** What SOCIAL_RATE_LIMIT_DISABLED lifts: every bucket of the social platform, none of the pipeline's. */
-const SOCIAL_BUCKETS: readonly RateBucketName[] = ['global', 'auth', 'register', 'recovery', 'post', 'comment', 'vote', 'search'];
+const SOCIAL_BUCKETS: readonly RateBucketName[] = ['global', 'auth', 'register', 'recovery', 'post', 'comment', 'vote', 'search', 'backup'];
 const DISABLED: BucketConfig = { limit: 100_000, periodSec: 60 };
 
 type Env = Record<string, string | undefined>;

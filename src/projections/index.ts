@@ -17,6 +17,7 @@ import { computeProviderProjection } from './compute/compute-provider.projection
 import { computeSettingsProjection } from './compute/compute-settings.projection';
 import { revenueProjection } from './compute/revenue.projection';
 import { contestLeaderboardProjection } from './contest/contest-leaderboard.projection';
+import { resonanceWalletsProjection } from './resonance/wallets.projection';
 import { encounterConsentsProjection } from './encounter/consents.projection';
 import { encounterInboxProjection } from './encounter/encounter-inbox.projection';
 import { encounterMatchesProjection } from './encounter/encounter-matches.projection';
@@ -26,19 +27,27 @@ import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
 import { skillsProjection } from './engine/skills.projection';
 import { federationNodesProjection } from './federation/federation-nodes.projection';
+import { onboardingProjection } from './gamification/onboarding.projection';
+import { ratingsProjection } from './gamification/ratings.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
 import { commentsProjection } from './content/comments.projection';
 import { communitiesProjection } from './content/communities.projection';
+import { feedSubscriptionsProjection } from './content/feed-subscriptions.projection';
 import { postsProjection } from './content/posts.projection';
 import { reportsProjection } from './content/reports.projection';
 import { votesProjection } from './content/votes.projection';
 import { followsProjection } from './social/follows.projection';
+import { listingsProjection } from './marketplace/listings.projection';
 import { socialEncountersProjection } from './proximity/social-encounters.projection';
 import { locationPingsProjection } from './proximity/location-pings.projection';
 import { proximityMatchesProjection } from './proximity/proximity-matches.projection';
+import { missedConnectionsProjection } from './proximity/missed-connections.projection';
 import { notificationsProjection } from './social/notifications.projection';
+import { referralsProjection } from './referrals/referrals.projection';
+import { backupsProjection } from './sync/backups.projection';
+import { deviceBindingsProjection } from './sync/device-bindings.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -47,6 +56,7 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   apiTokensProjection,
   accountStatsProjection,
   contestLeaderboardProjection,
+  resonanceWalletsProjection,
   computeSettingsProjection,
   computeProviderProjection,
   revenueProjection,
@@ -66,11 +76,15 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   commentsProjection,
   communitiesProjection,
   reportsProjection,
+  feedSubscriptionsProjection,
+  listingsProjection,
   followsProjection,
   socialEncountersProjection,
   locationPingsProjection,
   proximityMatchesProjection,
+  missedConnectionsProjection,
   notificationsProjection,
+  referralsProjection,
   agentProfilesProjection,
   tasksProjection,
   recipesProjection,
@@ -80,4 +94,8 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   codingRunsProjection,
   skillsProjection,
   federationNodesProjection,
+  ratingsProjection,
+  onboardingProjection,
+  deviceBindingsProjection,
+  backupsProjection,
 ];

@@ -3,15 +3,22 @@
  * (docs/architecture.md, "Process side"). Modules never import sagas; sagas
  * import the modules whose commands and services they use. Each worker runs
  * only where the background work runs (PlatformLifecycle.runsBackgroundWork():
- * PROJECTIONS=inline, or `npm run worker`).
+ * PROJECTIONS=inline, or `npm run worker`); the process managers and the
+ * timers that append events (goal timeouts, the prompt scheduler, model
+ * eviction) and the hive results listener not on a regional node, which
+ * replays central's log and writes nothing of its own
+ * (PlatformLifecycle.writesInBackground()).
  *
  * Process managers: SagaRunner feeds them recorded events at least once and
  * awaits their commands before the `sagas` checkpoint moves.
  * - ContestScoringSaga: ContestJoined, ScoringEventReported, RecipePublished → AwardSpark.
  * - AgentEvolutionSaga: TaskCompleted (an agent assignee) → CreditAgentXp.
- * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted → GrantReward (§21.3).
+ * - SocialRewardsSaga: PostPublished, CommentPosted, PostVoted, CommentVoted, ProximityRevealed (matched), MissedConnectionResponseAccepted → GrantReward (§21.3, §13).
  * - GoalDispatchSaga: GoalAccepted, SubtaskFailed(will_retry) → DispatchSubtasks.
- * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched) → RecordSocialEncounter.
+ * - OnboardingSaga: OnboardingStepCompleted, OnboardingCompleted → GrantReward (the step's reward, the 50 spark bonus);
+ *   UserFollowed, CommunityJoined, PostVoted, CommentVoted, CommentPosted, PostPublished → CompleteOnboardingStep.
+ * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched), MissedConnectionResponseAccepted → RecordSocialEncounter.
+ * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -29,6 +36,8 @@
  * - PromptScheduler: due `/time_agent` prompts → claimed, run through the chat pipeline, completed or failed.
  * - EncounterInboxSweeper: hourly, deletes inbox messages older than the retention.
  * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
+ * - FeedPoller: every FEED_POLL_INTERVAL_MS, the auto-import feed subscriptions → PublishPost (deterministic ids), RecordFeedPoll; not on a regional node.
+ * - ReferralActivationSweeper: hourly, pending referrals of accounts turning 3 days old → CheckReferralActivation (not on a regional node).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -41,15 +50,19 @@ import { ScheduleModule } from '../modules/chat/schedule/schedule.module';
 import { CommonModule } from '../modules/common/common.module';
 import { ComputeModule } from '../modules/compute/compute.module';
 import { EngineModule } from '../modules/engine/engine.module';
+import { ContentModule } from '../modules/content/content.module';
 import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { ProximityModule } from '../modules/proximity/proximity.module';
+import { ReferralsModule } from '../modules/referrals/referrals.module';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
+import { OnboardingSaga } from './onboarding.saga';
 import { SocialRewardsSaga } from './social-rewards.saga';
 import { EncounterInboxSweeper } from './encounter-inbox.sweeper';
 import { EncounterNotificationRelay } from './encounter-notifications.relay';
+import { FeedPoller } from './feed-poller.sweeper';
 import { GoalDispatchSaga } from './goal-dispatch.saga';
 import { GoalTimeoutSweeper } from './goal-timeouts.sweeper';
 import { HiveResultsListener } from './hive-results.listener';
@@ -59,10 +72,12 @@ import { ModelEvictionSweeper } from './model-eviction.sweeper';
 import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
+import { ReferralActivationSaga } from './referral-activation.saga';
+import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -74,10 +89,12 @@ const WORKERS = [
   PromptScheduler,
   EncounterInboxSweeper,
   ModelEvictionSweeper,
+  FeedPoller,
+  ReferralActivationSweeper,
 ];
 
 @Module({
-  imports: [CommonModule, AgentsModule, ContestModule, GoalsModule, ProximityModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
+  imports: [CommonModule, AgentsModule, ContentModule, ContestModule, GoalsModule, ProximityModule, ReferralsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

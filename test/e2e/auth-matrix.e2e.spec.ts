@@ -1,14 +1,20 @@
 /**
- * The auth matrix over every route the app registers (docs/security.md):
- * secure by default. A route not named below as open, pipeline or
- * role-restricted must refuse a caller without a credential with 401; a new
- * route therefore fails this test until it is authenticated or deliberately
- * listed here.
+ * The auth matrix over every route the app registers (docs/security.md,
+ * "Authorisation testing"): every route × (no credential, a garbage token,
+ * another user, a moderator, an admin), and every route aimed at a record ×
+ * (its owner, another user, a moderator, an admin) → the status its level
+ * says. The tables name each registered route exactly once: open, optional,
+ * pipeline, API-key-only, node-signed below, the protected ones with their
+ * level in test/support/auth-routes.ts; a new route fails the coverage test
+ * until it is named, and a protected operation of the OpenAPI document must
+ * be in the protected table with the roles it declares.
  *
  * A caller on another machine is simulated with Fastify's inject and a
  * remote address outside loopback.
  */
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { createHmac } from 'node:crypto';
+import { startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
+import { type Column, COMMUNITY_TARGETS, declaredRoles, expectedFor, PIPELINE_AIMED, PROTECTED, type ProtectedRoute, type TargetKind } from '../support/auth-routes';
 import type { RouteInfo } from '../support/routes';
 
 jest.setTimeout(60_000);
@@ -31,6 +37,10 @@ const OPTIONAL_VIEWER = [
   // the agents context's reads
   ...['/agents/leaderboard', '/agents/showcase', '/agents/specialization-trees', '/agents/:id/evolution', '/agents/:id/evolution-history', '/agents/:id/collaborations'],
   ...['/users/:id/agents', '/marketplace/agents', '/tasks', '/tasks/:id', '/recipes', '/recipes/:id', '/marketplace/recipes', '/bots/tools'],
+  // the marketplace's reads (§22)
+  ...['/marketplace/categories', '/marketplace/listings', '/marketplace/listings/:id', '/marketplace/listings/:id/reviews'],
+  // gamification (§15): ratings and trust are public reads; /ratings/:user_id/given is the rater's own
+  ...['/ratings/:user_id', '/ratings/:user_id/received', '/ratings/context/:type/:id', '/trust/:user_id'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -64,6 +74,7 @@ const OPEN = new Set([
   'GET /api/hive/contest/claude-code.mcp',
   'POST /api/settings/compute/provider/join',
   // A2A agent cards: discovery (the JSON-RPC endpoint needs a credential)
+  'GET /.well-known/:file',
   'GET /a2a/:agent_id/.well-known/agent.json',
   'GET /a2a/:agent_id/.well-known/agent-card.json',
   // the embedding pages and scripts: their actions need a credential
@@ -96,6 +107,10 @@ const OPTIONAL = new Set([
     '/users/:id/followers',
     '/users/:id/following',
   ].flatMap((path) => both(path).map((full) => `GET ${full}`)),
+  // the wallet economy's public reads (social-routes §15)
+  ...['/resonance/wallet/:user_id', '/resonance/leaderboard', '/resonance/boosts/:type/:id', '/resonance/breakdown/:user_id'].flatMap((path) =>
+    both(path).map((full) => `GET ${full}`),
+  ),
   ...OPTIONAL_VIEWER,
 ]);
 
@@ -110,47 +125,6 @@ const PIPELINE = new Set([
   'GET /goals/:id',
 ]);
 
-/** Routes a plain user may not use: operators and admins only, or admins only. */
-const ROLE_RESTRICTED = new Set([
-  'GET /api/revenue/dashboard',
-  'POST /api/revenue/records',
-  'GET /api/settings/compute',
-  'PUT /api/settings/compute',
-  'GET /api/settings/compute/provider',
-  'POST /api/settings/compute/provider/served',
-  'POST /api/settings/compute/provider/settlements',
-  'POST /api/settings/compute/provider/settlements/:id/complete',
-  'POST /api/hive/contest/events',
-  'GET /a2a/peers',
-  // the agent engine's admin operations (issue 18)
-  ...['setup', 'start', 'stop', 'unload'].map((action) => `POST /api/tools/:tool_name/${action}`),
-  'POST /api/tools/lifecycle/:model_name/priority',
-  'POST /api/tools/lifecycle/:model_name/offload',
-  'POST /coding/install',
-  'POST /api/skills/ingest',
-  'POST /api/skills/discover/local',
-  'POST /api/skills/discover/github',
-  'DELETE /api/skills/:skill_name',
-  ...[...both('/admin/stats')].map((path) => `GET ${path}`),
-  ...[...both('/admin/users/:id/role')].map((path) => `PUT ${path}`),
-  ...[...both('/admin/revenue-analytics'), ...both('/growth/stats')].map((path) => `GET ${path}`),
-  ...[...both('/admin/sync-agents'), ...both('/admin/agents/sync'), ...both('/bots/discover-external')].map((path) => `POST ${path}`),
-  ...[...both('/audit/verify'), ...both('/audit/events'), ...both('/audit/digest'), ...both('/integrity/challenges')].map((path) => `GET ${path}`),
-  ...[...both('/integrity/challenges'), ...both('/integrity/node/:id/ban')].map((path) => `POST ${path}`),
-  // federation's node registry (issue 17)
-  ...both('/federation/nodes').map((path) => `GET ${path}`),
-  ...both('/federation/nodes/:id/approve').map((path) => `POST ${path}`),
-  // moderation of content (§12): moderators (role operator or admin), deleting admins only
-  ...['/moderation/reports', '/admin/moderation/reports', '/admin/moderation/reports/:id'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
-  ...both('/moderation/reports/:id').map((path) => `PATCH ${path}`),
-  ...['/admin/moderation/reports/:id/resolve', '/admin/moderation/posts/:id/hide', '/admin/moderation/comments/:id/hide'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
-  ...['/admin/moderation/posts/:id/hide', '/admin/moderation/posts/:id', '/admin/moderation/comments/:id'].flatMap((path) => both(path).map((full) => `DELETE ${full}`)),
-  ...['/admin/users', '/admin/logs'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
-  ...both('/admin/users/:id').map((path) => `PATCH ${path}`),
-  ...both('/auth/verify-user').map((path) => `GET ${path}`),
-  ...['/admin/users/:id/ban', '/moderation/ban/:id'].flatMap((path) => both(path).flatMap((full) => [`POST ${full}`, `DELETE ${full}`])),
-]);
-
 /** The OpenAI-compatible API: an API key only (its use is metered per key); a login token is 401 there. */
 const API_KEY_ONLY = new Set(['GET /v1/models', 'POST /v1/chat/completions']);
 
@@ -162,53 +136,187 @@ const NODE_SIGNED = new Set([
   ...both('/federation/log').map((path) => `GET ${path}`),
 ]);
 
-/**
- * Routes outside Nest's usual JSON replies that fall under the secure default
- * (any authenticated user, 401 without): named so that a rename cannot take
- * them out of this matrix unnoticed. The MCP server: an API key or JWT.
- */
-const AUTHENTICATED_PROTOCOL_ROUTES = new Set(['POST /mcp', 'GET /mcp', 'DELETE /mcp']);
-
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
-const concrete = (url: string) => url.replace(/:[A-Za-z_]+/g, 'x');
+/** The URL with each `:param` from `params`, `x` where none is given. */
+const concrete = (url: string, params: Record<string, string> = {}) => url.replace(/:([A-Za-z_]+)/g, (_, name: string) => params[name] ?? 'x');
+/** The document's form of a registered URL: /goals/{id}. */
+const documentPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const PASSWORD = 'correct horse battery';
+const REFUSED = new Set([401, 403]);
+
+/** A record the route is aimed at: its path parameters, its owner's token, and the values a body names (`$member`). */
+interface Target {
+  params: Record<string, string>;
+  ownerToken: string;
+  values: Record<string, string>;
+}
 
 describe('the auth matrix of every route', () => {
   let t: TestApp;
   let routes: RouteInfo[];
-  let userToken: string;
-  let adminToken: string;
+  let document: any;
+  /** the users of the columns, created once: a plain owner of the targets, another plain user, a bystander (assignee, member), a community moderator, an operator, an admin */
+  const users: Record<'owner' | 'other' | 'bystander' | 'communityModerator' | 'moderator' | 'admin', { id: string; username: string; token: string }> = {} as never;
+
+  async function register(username: string): Promise<{ id: string; username: string; token: string }> {
+    const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: PASSWORD } });
+    if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.data.id, username, token: res.body.data.token };
+  }
 
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
     routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
-    userToken = await newUserToken();
-    const admin = await t.request('POST', '/api/social/register', { body: { username: ADMIN, email: `${ADMIN}@example.com`, password: 'correct horse battery' } });
-    adminToken = admin.body.data.token;
+    document = (await t.request('GET', '/docs-json')).body;
+    users.admin = await register(ADMIN);
+    for (const name of ['owner', 'other', 'bystander', 'communityModerator', 'moderator'] as const) users[name] = await register(uniqueName(`matrix${name.slice(0, 3)}`));
+    const promoted = await t.request('PATCH', `/api/social/admin/users/${users.moderator.id}`, { token: users.admin.token, body: { role: 'operator' } });
+    expect(promoted.status).toBe(200);
   });
-
-  async function newUserToken(): Promise<string> {
-    const username = uniqueName('matrix');
-    const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    return res.body.data.token;
-  }
   afterAll(() => t.close());
 
-  const send = async (route: RouteInfo, options: { remoteAddress?: string; token?: string }) => {
+  /** A token of its own for one request (a logout revokes the token it is sent with). */
+  async function freshToken(user: { username: string }): Promise<string> {
+    const res = await t.request('POST', '/api/social/login', { body: { username: user.username, password: PASSWORD } });
+    return res.body.data.token;
+  }
+
+  const send = async (route: RouteInfo, options: { remoteAddress?: string; token?: string; params?: Record<string, string>; body?: unknown }) => {
     const res = await t.app.inject({
       method: route.method as 'GET',
-      url: concrete(route.url),
+      url: concrete(route.url, options.params),
       remoteAddress: options.remoteAddress,
       headers: { ...(route.method === 'GET' ? {} : { 'content-type': 'application/json' }), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
-      payload: route.method === 'GET' ? undefined : '{}',
+      payload: route.method === 'GET' ? undefined : JSON.stringify(options.body ?? {}),
     });
     return res.statusCode;
   };
 
-  it('lists every route the tables name (a renamed route cannot hide)', () => {
+  /** POSTs as the owner unless told otherwise, and gives the reply's data. */
+  async function make(path: string, body: unknown, token = users.owner.token): Promise<any> {
+    const res = await t.request('POST', `/api/social${path}`, { token, body });
+    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data;
+  }
+
+  const agentName = () => `${uniqueLetters()}.${uniqueLetters()}.${uniqueLetters()}`;
+
+  /** A fresh record of the kind, owned by the owner (a `user` target is a fresh user: the routes on it may erase it). */
+  async function build(kind: TargetKind): Promise<Target> {
+    const own = (params: Record<string, string>, values: Record<string, string> = {}): Target => ({ params, ownerToken: users.owner.token, values });
+    switch (kind) {
+      case 'user': {
+        const user = await register(uniqueName('matrixtarget'));
+        return { params: { id: user.id, user_id: user.id }, ownerToken: user.token, values: {} };
+      }
+      case 'post':
+        return own({ id: (await make('/posts', { title: 'A post of the matrix', content: 'body' })).id });
+      case 'comment': {
+        const post = await make('/posts', { title: 'A post of the matrix', content: 'body' });
+        return own({ id: (await make(`/posts/${post.id}/comments`, { content: 'a comment' })).id });
+      }
+      case 'report': {
+        const post = await make('/posts', { title: 'A post of the matrix', content: 'body' });
+        return own({ id: (await make(`/posts/${post.id}/report`, { reason: 'spam' }, users.bystander.token)).id });
+      }
+      case 'community':
+      case 'community-member':
+      case 'community-post': {
+        const community = await make('/communities', { name: `matrix_${uniqueLetters()}` });
+        await make(`/communities/${community.name}/join`, {}, users.bystander.token);
+        await make(`/communities/${community.name}/join`, {}, users.communityModerator.token);
+        await make(`/communities/${community.name}/moderators`, { user_id: users.communityModerator.id });
+        if (kind !== 'community-post') return own({ name: community.name, userId: users.bystander.id }, { member: users.bystander.id });
+        const post = await make('/posts', { title: 'A post in a community', content: 'body', community: community.name }, users.bystander.token);
+        return { params: { id: post.id }, ownerToken: users.bystander.token, values: {} };
+      }
+      case 'task':
+      case 'assigned-task': {
+        const post = await make('/posts', { title: 'A task of the matrix', content: 'body' });
+        const task = await make('/tasks', { post_id: post.id, task_description: 'do it' });
+        if (kind === 'assigned-task') await make(`/tasks/${task.id}/assign`, { assignee_id: users.bystander.id });
+        return own({ id: task.id }, { member: users.bystander.id });
+      }
+      case 'api-key': {
+        const res = await t.request('POST', '/api/v1/intelligence/keys', { token: users.owner.token, body: { name: 'matrix', tier: 'free' } });
+        return own({ id: res.body.data.id });
+      }
+      case 'missed-connection':
+      case 'missed-response': {
+        const poster = await register(uniqueName('matrixposter'));
+        const wasAt = new Date(Date.now() - 3_600_000).toISOString();
+        const body = { lat: 52.52, lon: 13.405, location_name: 'The corner café', description: 'You had a red umbrella', was_at: wasAt };
+        const missed = await make('/encounters/missed-connections', body, poster.token);
+        const params: Record<string, string> = { id: missed.id };
+        if (kind === 'missed-response') params.response_id = (await make(`/encounters/missed-connections/${missed.id}/respond`, { message: 'It was me' }, users.bystander.token)).id;
+        return { params, ownerToken: poster.token, values: {} };
+      }
+      case 'schedule': {
+        const body = { user_id: users.owner.id, prompt_id: 'matrix', prompt: 'remind me', schedule_time: new Date(Date.now() + 3_600_000).toISOString() };
+        const res = await t.request('POST', '/time_agent', { token: users.owner.token, body });
+        return own({ schedule_id: res.body.data.schedule_id });
+      }
+      case 'agent':
+      case 'agent-pair': {
+        const agent = await make(`/users/${users.owner.id}/agents`, { name: agentName() });
+        const values: Record<string, string> = { agent: agent.id };
+        if (kind === 'agent-pair') values.otherAgent = (await make(`/users/${users.owner.id}/agents`, { name: agentName() })).id;
+        return own({ id: agent.id }, values);
+      }
+    }
+  }
+
+  /** The entry's body with `$handle`, `$agentName` and the target's values filled in. */
+  function bodyFor(entry: ProtectedRoute, target: Target): unknown {
+    const fill = (value: unknown) => {
+      if (value === '$handle') return uniqueLetters();
+      if (value === '$agentName') return agentName();
+      if (typeof value === 'string' && value.startsWith('$')) return target.values[value.slice(1)];
+      return value;
+    };
+    return Object.fromEntries(Object.entries(entry.body ?? {}).map(([key, value]) => [key, fill(value)]));
+  }
+
+  const tokenOf = (column: Column, target?: Target): string => {
+    if (column === 'owner') return target!.ownerToken;
+    return { 'other user': users.other, moderator: users.moderator, admin: users.admin, 'community moderator': users.communityModerator, assignee: users.bystander }[column].token;
+  };
+
+  it('given the tables, then they name every route the app registers once, and only routes it registers', () => {
+    const tables = { OPEN, OPTIONAL, PIPELINE, API_KEY_ONLY, NODE_SIGNED, PROTECTED: new Set(PROTECTED.keys()) };
     const registered = new Set(routes.map(keyOf));
-    const named = [...OPEN, ...OPTIONAL, ...PIPELINE, ...ROLE_RESTRICTED, ...API_KEY_ONLY, ...NODE_SIGNED, ...AUTHENTICATED_PROTOCOL_ROUTES];
-    expect(named.filter((key) => !registered.has(key))).toEqual([]);
-    expect(routes.length).toBeGreaterThan(named.length);
+    const unnamed = [...registered].filter((key) => Object.values(tables).every((table) => !table.has(key)));
+    const twice = [...registered].filter((key) => Object.values(tables).filter((table) => table.has(key)).length > 1);
+    const stale = Object.entries(tables).flatMap(([name, table]) => [...table].filter((key) => !registered.has(key)).map((key) => `${name}: ${key}`));
+    const aimedOutsidePipeline = [...PIPELINE_AIMED.keys()].filter((key) => !PIPELINE.has(key));
+    expect({ unnamed, twice, stale, aimedOutsidePipeline }).toEqual({ unnamed: [], twice: [], stale: [], aimedOutsidePipeline: [] });
+  });
+
+  it('given the OpenAPI document, then every operation that needs a credential is in the protected table with the roles it declares', () => {
+    const wrong: string[] = [];
+    const byPath = new Map([...PROTECTED].map(([key, entry]) => [`${key.split(' ')[0]} ${documentPath(key.split(' ')[1])}`, entry]));
+    const credentialOnly = new Set([...API_KEY_ONLY, ...NODE_SIGNED].map((key) => `${key.split(' ')[0]} ${documentPath(key.split(' ')[1])}`));
+    let protectedOperations = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!operation?.responses || !Array.isArray(operation.security)) continue;
+        const key = `${method.toUpperCase()} ${path}`;
+        const needsCredential = operation.security.length > 0 && operation.security.every((requirement: object) => Object.keys(requirement).length > 0);
+        const entry = byPath.get(key);
+        if (!needsCredential) {
+          if (entry) wrong.push(`${key}: in the protected table, but the document lets a caller in without a credential`);
+          continue;
+        }
+        protectedOperations += 1;
+        if (credentialOnly.has(key)) continue;
+        if (!entry) wrong.push(`${key}: needs a credential and is missing from the protected table`);
+        else if ([...(operation['x-roles'] ?? [])].sort().join() !== declaredRoles(entry.level).join()) {
+          wrong.push(`${key}: the document declares roles [${operation['x-roles'] ?? ''}], the table says ${entry.level}`);
+        }
+      }
+    }
+    expect(protectedOperations).toBeGreaterThan(150);
+    expect(wrong).toEqual([]);
   });
 
   it('given no credential from another machine, then every route but the open ones answers 401', async () => {
@@ -231,49 +339,60 @@ describe('the auth matrix of every route', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('given a garbage token, then every route that is not open answers 401, and the optional ones read it as anonymous', async () => {
+  /** A well-formed JWT for a real user, signed with a secret other than the node's: a forgery. */
+  const forgedToken = (sub: string) => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub, jti: 'forged', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+    return `${unsigned}.${createHmac('sha256', 'not-the-node-secret').update(unsigned).digest('base64url')}`;
+  };
+
+  it.each([
+    ['a garbage token', () => 'garbage'],
+    ['a JWT for the admin signed with another secret', () => forgedToken(users.admin.id)],
+  ])('given %s, then every route that is not open answers 401, and the optional ones read it as anonymous', async (_, token) => {
     const wrong: string[] = [];
     for (const route of routes.filter((r) => !OPEN.has(keyOf(r)))) {
-      const status = await send(route, { remoteAddress: REMOTE, token: 'garbage' });
+      const status = await send(route, { remoteAddress: REMOTE, token: token() });
       if (OPTIONAL.has(keyOf(route)) === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
     }
     expect(wrong).toEqual([]);
   });
 
-  it('given an operator (the original’s moderator), then the admin-only account routes still answer 403', async () => {
-    const username = uniqueName('matrixop');
-    const registered = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    await t.request('PATCH', `/api/social/admin/users/${registered.body.data.id}`, { token: adminToken, body: { role: 'operator' } });
-    const adminOnly = routes.filter((r) => /\/(admin\/(users|logs)|moderation\/ban)/.test(r.url));
-    const wrong: string[] = [];
-    for (const route of adminOnly) {
-      const status = await send(route, { remoteAddress: REMOTE, token: registered.body.data.token });
-      if (status !== 403) wrong.push(`${keyOf(route)} → ${status}`);
-    }
-    expect(adminOnly.length).toBeGreaterThan(0);
-    expect(wrong).toEqual([]);
+  describe.each<Column>(['other user', 'moderator', 'admin'])('given a login token of %s, on the routes without a target', (column) => {
+    it('then the routes of its level let it past authorisation, the others answer 403, and the API-key-only and node-signed routes 401', async () => {
+      const user = column === 'other user' ? users.other : column === 'moderator' ? users.moderator : users.admin;
+      const wrong: string[] = [];
+      // a stream route would hold the connection open: its authentication is covered above
+      for (const route of routes.filter((r) => !r.url.endsWith('/stream') && !PROTECTED.get(keyOf(r))?.target)) {
+        const entry = PROTECTED.get(keyOf(route));
+        // each logout revokes its token: give it one of its own
+        const token = route.url.endsWith('/logout') ? await freshToken(user) : tokenOf(column);
+        const status = await send(route, { remoteAddress: REMOTE, token });
+        const expected = API_KEY_ONLY.has(keyOf(route)) || NODE_SIGNED.has(keyOf(route)) ? 401 : entry ? expectedFor(entry.level, column) : 'allowed';
+        if (expected === 'allowed' ? REFUSED.has(status) : status !== expected) wrong.push(`${keyOf(route)} → ${status}, not ${expected}`);
+      }
+      expect(wrong).toEqual([]);
+    });
   });
 
-  it('given an admin, then no admin-only account route answers 401 or 403', async () => {
+  it('given a route aimed at a record, when its owner, another user, a moderator, an admin (in a community its moderator, on a task its assignee) call it, then each gets what the route’s level says', async () => {
     const wrong: string[] = [];
-    for (const route of routes.filter((r) => /\/(admin\/(users|logs)|moderation\/ban)/.test(r.url))) {
-      const status = await send(route, { remoteAddress: REMOTE, token: adminToken });
-      if (status === 401 || status === 403) wrong.push(`${keyOf(route)} → ${status}`);
+    const aimedEntry = (route: RouteInfo) => PIPELINE_AIMED.get(keyOf(route)) ?? PROTECTED.get(keyOf(route));
+    const aimed = routes.filter((route) => aimedEntry(route)?.target);
+    for (const route of aimed) {
+      const entry = aimedEntry(route)!;
+      const columns: Column[] = ['other user', 'moderator', 'owner', 'admin'];
+      if (COMMUNITY_TARGETS.includes(entry.target!)) columns.push('community moderator');
+      if (entry.target === 'assigned-task') columns.push('assignee');
+      for (const column of columns) {
+        const target = await build(entry.target!);
+        const status = await send(route, { remoteAddress: REMOTE, token: tokenOf(column, target), params: target.params, body: bodyFor(entry, target) });
+        const expected = expectedFor(entry.level, column);
+        const right = expected !== 'allowed' ? status === expected : entry.allowed !== undefined ? status === entry.allowed : status >= 200 && status < 300;
+        if (!right) wrong.push(`${keyOf(route)} as ${column} → ${status}, not ${expected === 'allowed' ? (entry.allowed ?? '2xx') : expected}`);
+      }
     }
-    expect(wrong).toEqual([]);
-  });
-
-  it('given a plain user with a login token, then the role-restricted routes answer 403, the API-key-only and node-signed routes 401, and no other route 401 or 403', async () => {
-    const wrong: string[] = [];
-    // a stream route would hold the connection open: its authentication is covered above
-    for (const route of routes.filter((r) => !r.url.endsWith('/stream'))) {
-      // each logout revokes its token: give it one of its own
-      const token = route.url.endsWith('/logout') ? await newUserToken() : userToken;
-      const status = await send(route, { remoteAddress: REMOTE, token });
-      const restricted = ROLE_RESTRICTED.has(keyOf(route));
-      const keyOnly = API_KEY_ONLY.has(keyOf(route)) || NODE_SIGNED.has(keyOf(route));
-      if (restricted ? status !== 403 : keyOnly ? status !== 401 : status === 401) wrong.push(`${keyOf(route)} → ${status}`);
-    }
+    expect(aimed.length).toBeGreaterThan(40);
     expect(wrong).toEqual([]);
   });
 });

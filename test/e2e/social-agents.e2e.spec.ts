@@ -4,19 +4,12 @@
  * collaborations; the race of two creations of one name.
  */
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { settled, startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
 const ADMIN = 'agentsadmin';
 const P = '/api/social';
-
-/** Lower-case letters only (agent name words and handles are letters). */
-const letters = (prefix: string): string =>
-  prefix +
-  Array.from(uniqueName('').replace(/[^a-z0-9]/g, ''), (c) => (/[0-9]/.test(c) ? String.fromCharCode(97 + Number(c)) : c))
-    .join('')
-    .slice(-8);
 
 describe('agents', () => {
   let t: TestApp;
@@ -87,7 +80,7 @@ describe('agents', () => {
     let agent: { id: string; username: string; api_token: string };
 
     it('given a global name, when the owner creates an agent, then 201 with the agent user, its skills and an api_token that authenticates', async () => {
-      const name = `${letters('calm')}.amber.${letters('owl')}`;
+      const name = `${uniqueLetters('calm')}.amber.${uniqueLetters('owl')}`;
       const res = await t.request('POST', `${P}/users/${owner.id}/agents`, {
         token: owner.token,
         body: { name, description: 'I <b>summarise</b>', skills: ['summarise', 'translate'], personality: 'terse' },
@@ -132,7 +125,7 @@ describe('agents', () => {
     });
 
     it('given the owner’s handle, when two creations of one local name race, then exactly one agent is created and the other gets 400', async () => {
-      const handle = letters('h');
+      const handle = uniqueLetters('h');
       await setHandle(owner, handle);
       const body = { local_name: 'quick.heron', description: 'racer' };
       const results = await Promise.all([1, 2, 3].map(() => t.request('POST', `${P}/users/${owner.id}/agents`, { token: owner.token, body })));
@@ -147,7 +140,7 @@ describe('agents', () => {
     });
 
     it('given an admin, when they create an agent for someone else, then it is created for that owner', async () => {
-      const name = `${letters('bold')}.fern.${letters('guide')}`;
+      const name = `${uniqueLetters('bold')}.fern.${uniqueLetters('guide')}`;
       const res = await t.request('POST', `${P}/users/${other.id}/agents`, { token: admin.token, body: { name } });
       expect(res.status).toBe(201);
       expect((await t.request('GET', `${P}/users/${other.id}/agents`)).body.data.map((a: { username: string }) => a.username)).toEqual([name]);

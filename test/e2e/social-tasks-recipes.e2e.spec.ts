@@ -3,7 +3,7 @@
  * cycle with its permissions, task_karma on the assignee, concurrent assigns
  * and completes; sharing, listing and forking recipes.
  */
-import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { settled, startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +31,7 @@ describe('tasks and recipes', () => {
     requester = await register(uniqueName('req'));
     stranger = await register(uniqueName('str'));
     admin = await register(ADMIN);
-    const suffix = uniqueName('').replace(/[^a-z]/g, '').slice(-6) || 'zz';
+    const suffix = uniqueLetters();
     agent = (await t.request('POST', `${P}/users/${requester.id}/agents`, { token: requester.token, body: { name: `keen.otter.${suffix}a`, skills: ['summarise', 'search'] } })).body.data;
     foreignAgent = (await t.request('POST', `${P}/users/${stranger.id}/agents`, { token: stranger.token, body: { name: `keen.otter.${suffix}b` } })).body.data;
   });

@@ -57,6 +57,8 @@ export function testAppEnv(dir: string, env: Record<string, string> = {}): Recor
     SOCIAL_RATE_LIMIT_DISABLED: '1',
     // a busy test machine is always under CPU pressure: no throttling pause unless a suite asks for it
     ENGINE_THROTTLE_MAX_DELAY_MS: '0',
+    // the feed poller reads other sites' feeds: only the suites that test it turn it on
+    FEED_POLL_INTERVAL_MS: '0',
     ...adapterEnv(dir),
     ...env,
   };
@@ -142,4 +144,34 @@ let counter = 0;
 export function uniqueName(prefix = 'user'): string {
   counter += 1;
   return `${prefix}${Date.now().toString(36)}${counter}`;
+}
+
+/**
+ * A word of lower-case letters no other test uses (agent name words, handles):
+ * the clock and a counter written in base 26, lowest digit first, so two calls
+ * differ in their first letters. Always 2–15 letters long with the prefix.
+ */
+export function uniqueLetters(prefix = ''): string {
+  counter += 1;
+  let out = '';
+  for (let n = Date.now() * 1000 + counter; n > 0; n = Math.floor(n / 26)) out += String.fromCharCode(97 + (n % 26));
+  return prefix + out.slice(0, Math.max(2, 12 - prefix.length));
+}
+
+/** The password of the users the suites sign up. */
+export const TEST_PASSWORD = 'correct horse battery';
+
+/** A user signed up through POST /api/social/register. */
+export interface SignedUpUser {
+  id: string;
+  username: string;
+  token: string;
+}
+
+/** Signs up a new user (a unique name from `prefix`, or `username`; `extra` body fields such as referral_code); throws unless 201. */
+export async function signUp(t: TestApp, options: { prefix?: string; username?: string; extra?: Record<string, unknown> } = {}): Promise<SignedUpUser> {
+  const username = options.username ?? uniqueName(options.prefix);
+  const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: TEST_PASSWORD, ...options.extra } });
+  if (res.status !== 201) throw new Error(`signing up ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id, username, token: res.body.data.token };
 }

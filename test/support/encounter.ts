@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HttpResponse, TestApp } from './app';
-import { uniqueName } from './app';
+import { signUp } from './app';
 
 export const ENC = '/api/social/encounter';
 
@@ -20,12 +20,7 @@ export function randomKey(bytes = 16): string {
 }
 
 export async function newUser(t: TestApp): Promise<EncounterUser> {
-  const username = uniqueName('e');
-  const res = await t.request('POST', '/api/social/register', {
-    body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
-  });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.data.id, token: res.body.data.token, username, pubkey: '' };
+  return { ...(await signUp(t, { prefix: 'e' })), pubkey: '' };
 }
 
 export function post<T = any>(t: TestApp, user: EncounterUser | null, path: string, body: unknown): Promise<HttpResponse<T>> {

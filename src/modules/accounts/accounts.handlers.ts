@@ -7,8 +7,8 @@
  * because a read model lagged.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../aggregates/accounts/api-key';
 import { claimDecider, claimStreamId, type ClaimScope, TAKEN_MESSAGES } from '../../aggregates/accounts/claim';
 import {
@@ -57,6 +57,7 @@ import { PasswordHasher } from './auth/password-hasher';
 import { newRecoveryCode, normaliseRecoveryCode } from './auth/recovery-codes';
 import { ServiceSecrets } from './auth/secrets';
 import { TokenService } from './auth/token.service';
+import { UseReferralCode } from '../referrals/referrals.commands';
 
 /** The user as a command left it, in the shape of a user view's source. */
 export function userRecordOf(state: UserState): UserRecord {
@@ -174,7 +175,7 @@ export class Sessions {
 /**
  * Claims the username, then the e-mail (releasing the username if the e-mail
  * is taken), then writes the user stream. Usernames listed in SVC_ADMIN_USERS
- * register as admins.
+ * register as admins. Then the `referral_code`, if any (useReferralCodeOf).
  */
 @CommandHandler(RegisterUser)
 export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
@@ -186,6 +187,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly sessions: Sessions,
+    private readonly commands: CommandBus,
   ) {}
 
   async execute({ payload, context }: RegisterUser): Promise<Registration> {
@@ -223,7 +225,24 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser> {
       },
       ctx,
     );
+    await useReferralCodeOf(this.commands, userId, payload.referral_code, ctx);
     return { ...this.sessions.issue(state, this.tokens.newTokenId(), refresh), api_token: apiToken.token };
+  }
+}
+
+const registrationLogger = new Logger('Registration');
+
+/**
+ * The referral code given at registration (social-routes §14), used as POST
+ * /referral/use would; a code that refers nobody (not a string, unknown,
+ * used up...) or a failure never fails the registration.
+ */
+async function useReferralCodeOf(commands: CommandBus, userId: string, code: unknown, context: CommandContext): Promise<void> {
+  if (typeof code !== 'string') return;
+  try {
+    await commands.execute(new UseReferralCode({ referredId: userId, code }, context));
+  } catch (error) {
+    registrationLogger.warn(`registered ${userId} without its referral: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -295,6 +314,7 @@ export class RegisterGuestHandler implements ICommandHandler<RegisterGuest> {
     private readonly secrets: ServiceSecrets,
     private readonly tokens: TokenService,
     private readonly sessions: Sessions,
+    private readonly commands: CommandBus,
   ) {}
 
   async execute({ payload, context }: RegisterGuest): Promise<GuestSession> {
@@ -335,6 +355,7 @@ export class RegisterGuestHandler implements ICommandHandler<RegisterGuest> {
       },
       ctx,
     );
+    await useReferralCodeOf(this.commands, userId, payload.referral_code, ctx);
     return { ...this.sessions.issue(state, this.tokens.newTokenId(), refresh), recovery_code: recoveryCode, existing: false };
   }
 

@@ -5,6 +5,7 @@
  * recovery-code hash); what a command replies comes from its own outcome.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { levelOf } from '../../aggregates/contest/levels';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { ACCOUNT_STATS, ACCOUNT_STATS_ID, type AccountStatsDoc } from '../../projections/accounts/account-stats.projection';
@@ -51,9 +52,6 @@ export interface UserView {
 export type UserRecord = Pick<UserDoc, 'id' | 'username' | 'email' | 'display_name' | 'role' | 'user_type' | 'created_at' | 'last_active_at'> &
   Partial<Omit<UserDoc, '_id'>>;
 
-/** Level and title until the wallet's XP levels (social economy) feed them. */
-const LEVEL_ONE = { level: 1, level_title: 'Newcomer' } as const;
-
 /** `self` adds private fields (e-mail) for the account's owner. User text is HTML-escaped (§0.1). */
 export function toUserView(record: UserRecord, self: boolean): UserView {
   const user = { ...NEW_PROFILE, ...record };
@@ -75,7 +73,7 @@ export function toUserView(record: UserRecord, self: boolean): UserView {
     task_karma: user.task_karma,
     post_count: user.post_count,
     comment_count: user.comment_count,
-    ...LEVEL_ONE,
+    ...levelFields(user.xp),
     referral_code: user.referral_code,
     region_id: user.region_id,
     location_sharing_enabled: user.location_sharing_enabled,
@@ -85,6 +83,12 @@ export function toUserView(record: UserRecord, self: boolean): UserView {
   };
   if (self) view.email = user.email;
   return view;
+}
+
+/** The record's level and title from the XP the user's wallet earned (levels.ts; level 1, Newcomer, at 0). */
+function levelFields(xp: number): { level: number; level_title: string } {
+  const { level, title } = levelOf(xp);
+  return { level, level_title: title };
 }
 
 /** The flags follow the role (§0.2): admins are moderators too. */

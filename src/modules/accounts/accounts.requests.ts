@@ -5,7 +5,7 @@
  * bidi or invisible characters (`@IsName()`); a username's pattern allows
  * none anyway.
  */
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Allow, ArrayMaxSize, IsArray, IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { ROLES, type Role } from '../../aggregates/accounts/user.events';
 import { API_KEY_TIERS, type ApiKeyTier } from '../../aggregates/accounts/api-key';
 import { IsName } from '../common/body-fields';
@@ -34,6 +34,10 @@ export class RegisterRequest {
   @Length(1, 100, { message: 'display_name must be 1-100 characters' })
   @IsName()
   display_name?: string;
+
+  /** a referral code (social-routes §14); any value is accepted, and one that refers nobody is ignored */
+  @Allow()
+  referral_code?: unknown;
 }
 
 export class LoginRequest {
@@ -58,6 +62,10 @@ export class GuestRegisterRequest {
   @IsString()
   @Matches(DEVICE_ID_PATTERN, { message: 'device_id must be 1-128 characters of letters, digits, _ . : -' })
   device_id?: string;
+
+  /** a referral code (social-routes §14, the newer version); any value is accepted, and one that refers nobody is ignored */
+  @Allow()
+  referral_code?: unknown;
 }
 
 export class GuestRecoverRequest {

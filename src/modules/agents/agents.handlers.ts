@@ -167,7 +167,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
 }
 
 /** The owner of an agent, or an admin; otherwise 403 `Not your agent`. */
-function ownedBy(state: AgentState, actor: Actor): Extract<AgentState, { status: 'active' }> {
+export function ownedBy(state: AgentState, actor: Actor): Extract<AgentState, { status: 'active' }> {
   if (state.status !== 'active') throw new DomainError('not_found', AGENT_NOT_FOUND);
   if (!actor.isAdmin && state.ownerId !== actor.id && state.agentUserId !== actor.id) throw new DomainError('forbidden', NOT_YOUR_AGENT);
   return state;

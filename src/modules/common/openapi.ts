@@ -29,6 +29,10 @@ export function obj(properties: Record<string, JsonSchema>, optional: readonly s
 /** `{success: true, data}`, the envelope of the social and account routes. */
 export const envelope = (data: JsonSchema): JsonSchema => obj({ success: { const: true }, data });
 
+/** `{success: true, data: [item], meta}`, an offset-paginated list (social-routes §0.1). */
+export const pagedList = (item: JsonSchema): JsonSchema =>
+  obj({ success: { const: true }, data: list(item), meta: obj({ total: int(), limit: int(), offset: int(), has_more: bool() }) });
+
 /** The reply of a route with its status; `description` says when it comes. */
 export function Reply(status: number, schema: JsonSchema, description = 'the reply'): MethodDecorator {
   return ApiResponse({ status, description, content: { 'application/json': { schema: schema as SchemaObject } } });

@@ -40,7 +40,7 @@ export const ANONYMIZED = obj({ anonymized: { const: true }, user_id: str(), mes
 export const NOTIFICATION = obj({
   id: str(),
   user_id: str(),
-  type: str({ description: 'follow, comment, reply, upvote, task_assigned, proximity_match' }),
+  type: str({ description: 'follow, comment, reply, upvote, task_assigned, proximity_match, referral_signup, referral_activated' }),
   source_user_id: orNull(str()),
   target_type: orNull(str()),
   target_id: orNull(str()),

@@ -5,7 +5,7 @@ import type { RecordedOf } from '../support/define-projection';
 /** A notification before it is stored: who is told what, about whom. */
 export interface NotificationDraft {
   user_id: string;
-  /** follow | comment | reply | upvote | task_assigned | proximity_match */
+  /** follow | comment | reply | upvote | task_assigned | proximity_match | referral_signup | referral_activated */
   type: string;
   source_user_id: string | null;
   /** the source user's name as the message names it (rewritten if that user is anonymised) */

@@ -13,6 +13,7 @@ import { ACCOUNT_NOTIFICATION_RULES } from './notifications.accounts.handlers';
 import { AGENT_NOTIFICATION_RULES } from './notifications.agents.handlers';
 import { CONTENT_NOTIFICATION_RULES } from './notifications.content.handlers';
 import { PROXIMITY_NOTIFICATION_RULES } from './notifications.proximity.handlers';
+import { REFERRAL_NOTIFICATION_RULES } from './notifications.referrals.handlers';
 
 export type { NotificationDraft, NotificationRules, NotificationView };
 
@@ -24,6 +25,7 @@ export const NOTIFICATION_RULES: NotificationRules = {
   ...AGENT_NOTIFICATION_RULES,
   ...CONTENT_NOTIFICATION_RULES,
   ...PROXIMITY_NOTIFICATION_RULES,
+  ...REFERRAL_NOTIFICATION_RULES,
 };
 
 /** The notifications an event creates, with their ids (stable per event) and times; nobody is told about their own act. */

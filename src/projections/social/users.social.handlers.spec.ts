@@ -68,3 +68,25 @@ describe('users read model: the social accounts events', () => {
     });
   });
 });
+
+describe('users read model: the wallet XP behind the User record level', () => {
+  let store: EmbeddedReadStore;
+  beforeEach(() => {
+    store = new EmbeddedReadStore({ file: null });
+  });
+  afterEach(() => store.close());
+
+  const at = '2026-11-23T10:00:00.000Z';
+  const reward = (xp: number, source: string) =>
+    recorded('RewardGranted', { user_id: 'ann', action: 'create_post', pulse: 0, spark: 0, signal: 0, xp, source_type: 'create_post', source_id: source, granted_at: at });
+
+  it('given rewards and a check-in with XP, then the user holds their sum, and a replayed reward counts once', async () => {
+    const ann = registered('ann');
+    const first = reward(60, 'p1');
+    await applyAll(usersProjection, store, ann, first, reward(35, 'p2'));
+    await applyAll(usersProjection, store, first);
+    await applyAll(usersProjection, store, recorded('DailyCheckedIn', { user_id: 'ann', day: '2026-11-23', streak_days: 1, streak_best: 1, spark_bonus: 1, xp_bonus: 5, checked_in_at: at }));
+
+    expect(await store.collection(USERS).findOne({ _id: 'ann' })).toMatchObject({ xp: 100 });
+  });
+});

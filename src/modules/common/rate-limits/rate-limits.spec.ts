@@ -58,6 +58,7 @@ describe('RateLimits: the social platform buckets (social-routes §0.3)', () => 
     ['comment', 50],
     ['vote', 60],
     ['search', 30],
+    ['backup', 10],
   ] as const)('given the defaults, the %s bucket holds %i', async (bucket, size) => {
     const { passed, refusal } = await takeMany(limitsFor({}), effectiveBuckets([bucket]), size + 1);
     expect(passed).toBe(size);
@@ -89,7 +90,7 @@ describe('RateLimits: the social platform buckets (social-routes §0.3)', () => 
 
   it.each(['1', 'true', 'yes'])('given SOCIAL_RATE_LIMIT_DISABLED=%s, then the social buckets hold 100000 a minute and the pipeline’s stay', (value) => {
     const config = loadConfig({ DATA_DIR: '/tmp/unused', SOCIAL_RATE_LIMIT_DISABLED: value });
-    for (const name of ['global', 'auth', 'register', 'recovery', 'post', 'comment', 'vote', 'search'] as const) {
+    for (const name of ['global', 'auth', 'register', 'recovery', 'post', 'comment', 'vote', 'search', 'backup'] as const) {
       expect(config.security.rateLimits[name]).toEqual({ limit: 100_000, periodSec: 60 });
     }
     expect(config.security.rateLimits.pipeline).toEqual({ limit: 60, periodSec: 60 });

@@ -66,6 +66,7 @@ export class RateLimits {
       comment: { size: buckets.comment, countedFor: 'caller', message: exceededFor('comment') },
       vote: { size: buckets.vote, countedFor: 'caller', message: exceededFor('vote') },
       search: { size: buckets.search, countedFor: 'caller', message: exceededFor('search') },
+      backup: { size: buckets.backup, countedFor: 'caller', message: exceededFor('backup') },
       pipeline: { size: buckets.pipeline, countedFor: 'caller', message: exceededFor('pipeline') },
       pipeline_ip: { size: buckets.pipeline_ip, countedFor: 'ip', message: exceededFor('pipeline') },
       auth: { size: buckets.auth, countedFor: 'ip', message: exceededFor('auth') },
