@@ -388,9 +388,11 @@ describe('redactSecrets', () => {
     ['a long dashed run', 'a-'.repeat(60_000)],
     ['repeated card-like groups', '4111 '.repeat(30_000)],
     ['repeated scheme fragments', 'a://b:'.repeat(20_000)],
-  ])('stays fast on a long text: %s', (_name, text) => {
+  ])('ends on a long text without catastrophic backtracking: %s', (_name, text) => {
+    // a hang detector, not a speed measure (npm run bench measures): these texts take milliseconds, a
+    // backtracking pattern would take hours on them, so the bound is far above any load on a busy machine
     const started = Date.now();
     redactSecrets(text);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
