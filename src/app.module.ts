@@ -30,6 +30,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { MarketplaceModule } from './modules/marketplace/marketplace.module';
 import { ContentModule } from './modules/content/content.module';
 import { ALL_PROJECTIONS } from './projections';
+import { PERSONAL_DATA } from './aggregates/personal-data';
 import { SagasModule } from './sagas/sagas.module';
 
 @Module({})
@@ -39,7 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections]),
+        InfrastructureModule.forRoot(config, role, [...ALL_PROJECTIONS, ...extraProjections], PERSONAL_DATA),
         HealthModule,
         AccountsModule,
         ContestModule,

@@ -16,6 +16,7 @@ import { ProjectionRegistry } from '../infrastructure/projections/projection-reg
 import { ProjectionEngine } from '../infrastructure/projections/projection-engine';
 import { runningServices } from '../infrastructure/running-marker';
 import { ALL_PROJECTIONS } from '../projections';
+import { PERSONAL_DATA } from '../aggregates/personal-data';
 
 async function main(args: string[]): Promise<void> {
   const config = loadConfigOrExit();
@@ -32,7 +33,7 @@ async function main(args: string[]): Promise<void> {
   }
   const registry = new ProjectionRegistry(ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
-  const eventStore = await createEventStore(config, new UpcasterRegistry());
+  const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, PERSONAL_DATA);
   const readStore = await createReadStore(config);
   const engine = new ProjectionEngine(eventStore, readStore, registry);
   try {

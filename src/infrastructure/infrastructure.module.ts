@@ -23,6 +23,7 @@ import { ReadYourWrites } from './projections/read-your-writes';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SagaRunner } from './sagas/saga-runner';
 import { createEventStore, createMessageBus, createReadStore } from './ports.factory';
+import type { PersonalDataCatalogue } from './personal-data/shredding-event-store';
 
 /** The platform gauges' registration (a provider so that it runs once the parts exist). */
 const PLATFORM_METRICS = Symbol('PLATFORM_METRICS');
@@ -30,7 +31,7 @@ const PLATFORM_METRICS = Symbol('PLATFORM_METRICS');
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot(config: AppConfig, role: ProcessRole, projections: readonly ProjectionDefinition[]): DynamicModule {
+  static forRoot(config: AppConfig, role: ProcessRole, projections: readonly ProjectionDefinition[], personalData: PersonalDataCatalogue): DynamicModule {
     return {
       module: InfrastructureModule,
       imports: [CqrsModule.forRoot()],
@@ -44,7 +45,7 @@ export class InfrastructureModule {
           provide: EVENT_STORE,
           inject: [UpcasterRegistry, Metrics],
           useFactory: (upcasters: UpcasterRegistry, metrics: Metrics): Promise<EventStore> =>
-            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events)),
+            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events), personalData),
         },
         { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },

@@ -19,6 +19,9 @@ import type { EventStore } from './event-store/event-store.port';
 import type { UpcasterRegistry } from './eventsourcing/upcasters';
 import { UpcastingEventStore } from './eventsourcing/upcasting-event-store';
 import type { ReadStore } from './read-store/read-store.port';
+import type { KeyStore } from './personal-data/key-store.port';
+import { type PersonalDataCatalogue, ShreddingEventStore } from './personal-data/shredding-event-store';
+import { SqliteKeyStore } from './personal-data/sqlite-key-store';
 
 const IN_PROCESS_BUS_RETENTION = 100_000;
 
@@ -30,9 +33,35 @@ function dataFile(config: AppConfig, name: string): string {
 /** Told after each commit of the event store: appends acknowledged, events written (metrics). */
 export type CommitObserver = (appends: number, events: number) => void;
 
-/** The event store, with reads passed through the upcasters. */
-export async function createEventStore(config: AppConfig, upcasters: UpcasterRegistry, onCommit?: CommitObserver): Promise<EventStore> {
-  return new UpcastingEventStore(await createRawEventStore(config, onCommit), upcasters);
+/**
+ * The event store, with reads passed through the upcasters; with a catalogue
+ * of personal fields, those are sealed with their subjects' keys on append
+ * and opened on read (crypto-shredding, personal-data/).
+ */
+export async function createEventStore(
+  config: AppConfig,
+  upcasters: UpcasterRegistry,
+  onCommit?: CommitObserver,
+  personalData?: PersonalDataCatalogue,
+): Promise<EventStore> {
+  const raw = await createRawEventStore(config, onCommit);
+  return new UpcastingEventStore(personalData ? new ShreddingEventStore(raw, await createKeyStore(config), personalData) : raw, upcasters);
+}
+
+/**
+ * The data keys' store, apart from the log: `keys.db` under DATA_DIR on the
+ * embedded default, a `data_keys` collection in the database
+ * `<MONGO_DATABASE>_keys` when the read store is MongoDB.
+ */
+export async function createKeyStore(config: AppConfig): Promise<KeyStore> {
+  switch (config.readStore) {
+    case 'embedded':
+      return new SqliteKeyStore({ file: dataFile(config, 'keys.db') });
+    case 'mongodb': {
+      const { MongoKeyStore } = require('./personal-data/mongo-key-store') as typeof import('./personal-data/mongo-key-store');
+      return MongoKeyStore.connect({ url: config.mongo!.url, database: `${config.mongo!.database}_keys` });
+    }
+  }
 }
 
 async function createRawEventStore(config: AppConfig, onCommit: CommitObserver | undefined): Promise<EventStore> {
