@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { deciderKit } from '../../../test/support/decider-kit';
-import { claimDecider, claimStreamId, type ClaimEvent } from './claim';
+import { claimDecider, claimStreamId, type ClaimEvent, legacyEmailClaimStreamId } from './claim';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const { given } = deciderKit(claimDecider('username'), now);
@@ -40,6 +41,12 @@ describe('claim', () => {
     given(claimed('u1')).when({ kind: 'release', value: 'alice', ownerId: 'u2' }).thenNothing());
 
   it('names streams by scope and normalised value', () => {
-    expect(claimStreamId('email', ' Bob@Example.COM ')).toBe('emailClaim-bob@example.com');
+    expect(claimStreamId('username', ' Bob ')).toBe('usernameClaim-bob');
+  });
+
+  it('names an e-mail claim by the SHA-256 of the normalised address, never the address (stream ids are not sealed)', () => {
+    const id = claimStreamId('email', ' Bob@Example.COM ');
+    expect(id).toBe(`emailClaim-${createHash('sha256').update('bob@example.com').digest('hex')}`);
+    expect(legacyEmailClaimStreamId(' Bob@Example.COM ')).toBe('emailClaim-bob@example.com');
   });
 });

@@ -4,6 +4,7 @@
  * requests claiming it at once serialize on the stream's revision and exactly
  * one wins (DESIGN.md §3: an invariant lives inside one consistency boundary).
  */
+import { createHash } from 'node:crypto';
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
 
@@ -32,9 +33,20 @@ export type ClaimCommand =
     }
   | { kind: 'release'; value: string; ownerId: string };
 
-/** Stream id of the claim on `value`: the value is normalised (trimmed, lower-cased). */
+/**
+ * Stream id of the claim on `value`: the value is normalised (trimmed,
+ * lower-cased). An e-mail address is personal data and stream ids are never
+ * sealed (personal-data.ts): its claim stream is named by the address's
+ * SHA-256 instead.
+ */
 export function claimStreamId(scope: ClaimScope, value: string): string {
-  return `${scope}Claim-${normaliseClaimValue(value)}`;
+  const key = normaliseClaimValue(value);
+  return `${scope}Claim-${scope === 'email' ? createHash('sha256').update(key).digest('hex') : key}`;
+}
+
+/** Where logs written before e-mail claims were digested hold an address's claim (Claims checks it too). */
+export function legacyEmailClaimStreamId(value: string): string {
+  return `emailClaim-${normaliseClaimValue(value)}`;
 }
 
 export function normaliseClaimValue(value: string): string {

@@ -60,8 +60,11 @@ export type UserEvent =
       type: 'UserSynced';
       data: { user_id: string; username: string; display_name: string; user_type: UserType; role: Role; origin_node: string; at: string };
     }
-  /** personal data erased in place (social-routes §2): the account keeps its id, its content and this new username */
-  | { type: 'UserAnonymized'; data: { user_id: string; username: string; display_name: string; requested_by: string; at: string } };
+  /**
+   * personal data erased in place (social-routes §2): the account keeps its id and this new username; its data keys are
+   * erased with it (crypto-shredding, personal-data.ts), the content key too when `content_erased` (absent before: false)
+   */
+  | { type: 'UserAnonymized'; data: { user_id: string; username: string; display_name: string; requested_by: string; content_erased?: boolean; at: string } };
 
 /** What a profile edit may change; an absent field is unchanged. */
 export interface ProfileChanges {

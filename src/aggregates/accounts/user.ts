@@ -116,7 +116,7 @@ export type UserCommand =
   | { kind: 'changeHandle'; handle: string | null }
   | { kind: 'ban'; by: string }
   | { kind: 'unban'; by: string }
-  | { kind: 'anonymize'; username: string; requestedBy: string }
+  | { kind: 'anonymize'; username: string; requestedBy: string; eraseContent: boolean }
   /** a profile from `originNode` (its signature verified by the caller); the username was claimed first */
   | { kind: 'syncProfile'; userId: string; username: string; displayName: string; userType: UserType; role: Role; originNode: string };
 
@@ -425,7 +425,7 @@ function decide(command: UserCommand, state: UserState, now: Date): UserEvent[] 
       return [
         {
           type: 'UserAnonymized',
-          data: { user_id: account.userId, username: command.username, display_name: DELETED_DISPLAY_NAME, requested_by: command.requestedBy, at },
+          data: { user_id: account.userId, username: command.username, display_name: DELETED_DISPLAY_NAME, requested_by: command.requestedBy, content_erased: command.eraseContent, at },
         },
       ];
     }

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { apiKeyDecider, apiKeyStreamId, DAILY_LIMITS } from '../../aggregates/accounts/api-key';
-import { claimDecider, claimStreamId, type ClaimScope, TAKEN_MESSAGES } from '../../aggregates/accounts/claim';
+import { claimDecider, claimStreamId, type ClaimScope, legacyEmailClaimStreamId, TAKEN_MESSAGES } from '../../aggregates/accounts/claim';
 import {
   INVALID_CREDENTIALS,
   INVALID_RECOVERY_CODE,
@@ -97,6 +97,7 @@ export class Claims {
   async claim(scope: ClaimScope, value: string, ownerId: string, context: CommandContext): Promise<void> {
     const decider = claimDecider(scope);
     const streamId = claimStreamId(scope, value);
+    if (scope === 'email') await this.refuseLegacyEmailClaim(value, ownerId);
     try {
       await this.executor.execute(decider, streamId, { kind: 'claim', value, ownerId }, context, { readYourWrites: false });
     } catch (error) {
@@ -114,17 +115,27 @@ export class Claims {
   }
 
   async release(scope: ClaimScope, value: string, ownerId: string, context: CommandContext): Promise<void> {
-    await this.executor.execute(claimDecider(scope), claimStreamId(scope, value), { kind: 'release', value, ownerId }, context, {
-      readYourWrites: false,
-    });
+    for (const streamId of scope === 'email' ? [legacyEmailClaimStreamId(value), claimStreamId(scope, value)] : [claimStreamId(scope, value)]) {
+      // releasing a claim the owner does not hold appends nothing
+      await this.executor.execute(claimDecider(scope), streamId, { kind: 'release', value, ownerId }, context, { readYourWrites: false });
+    }
   }
 
-  /** The user who holds the value, if that user's account exists. */
-  async ownerOf(scope: ClaimScope, value: string): Promise<string | null> {
-    const { state } = await this.executor.load(claimDecider(scope), claimStreamId(scope, value));
-    if (state.status !== 'claimed') return null;
-    return (await this.userExists(state.owner)) ? state.owner : null;
+  /** An address claimed in a log written before e-mail claims were digested, by an account that still holds it. */
+  private async refuseLegacyEmailClaim(value: string, ownerId: string): Promise<void> {
+    const { state } = await this.executor.load(claimDecider('email'), legacyEmailClaimStreamId(value));
+    if (state.status === 'claimed' && state.owner !== ownerId && (await this.userExists(state.owner))) throw new DomainError('conflict', TAKEN_MESSAGES.email);
   }
+
+  /** The user who holds the value, if that user's account exists (an e-mail address also under its pre-digest claim stream). */
+  async ownerOf(scope: ClaimScope, value: string): Promise<string | null> {
+    for (const streamId of scope === 'email' ? [claimStreamId(scope, value), legacyEmailClaimStreamId(value)] : [claimStreamId(scope, value)]) {
+      const { state } = await this.executor.load(claimDecider(scope), streamId);
+      if (state.status === 'claimed') return (await this.userExists(state.owner)) ? state.owner : null;
+    }
+    return null;
+  }
+
 
   private async isAbandoned(owner: string, claimedAt: string): Promise<boolean> {
     const age = this.clock.now().getTime() - new Date(claimedAt).getTime();

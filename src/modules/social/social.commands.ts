@@ -18,7 +18,7 @@ export class UpdateProfile extends DomainCommand<{ userId: string; changes: Prof
 export class ChangeHandle extends DomainCommand<{ userId: string; handle: string }, { handle: string }> {}
 
 /** Erases the account's personal data in place (DELETE /users/{id}/data). */
-export class AnonymizeUser extends DomainCommand<{ userId: string; requestedBy: string }, { anonymized: true; user_id: string; message: string }> {}
+export class AnonymizeUser extends DomainCommand<{ userId: string; requestedBy: string; eraseContent: boolean }, { anonymized: true; user_id: string; message: string }> {}
 
 export class SetUserBan extends DomainCommand<{ userId: string; banned: boolean; by: string }, void> {}
 

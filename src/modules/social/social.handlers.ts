@@ -117,20 +117,25 @@ export class AnonymizeUserHandler implements ICommandHandler<AnonymizeUser> {
     private readonly accounts: AccountsQueries,
   ) {}
 
-  async execute({ payload: { userId, requestedBy }, context }: AnonymizeUser): Promise<{ anonymized: true; user_id: string; message: string }> {
+  async execute({ payload: { userId, requestedBy, eraseContent }, context }: AnonymizeUser): Promise<{ anonymized: true; user_id: string; message: string }> {
     const { state: before } = await this.executor.load(userDecider, userStreamId(userId));
     if (before.status === 'none') throw new DomainError('not_found', 'User not found');
-    const reply = { anonymized: true as const, user_id: userId, message: 'Your personal data has been deleted; your posts remain, anonymised' };
+    const reply = {
+      anonymized: true as const,
+      user_id: userId,
+      message: eraseContent ? 'Your personal data, posts and comments have been deleted' : 'Your personal data has been deleted; your posts remain, anonymised',
+    };
     if (before.anonymized) return reply;
     // a guest's device claim, located before the erasure empties the read model (the claim stream checks the owner)
     const deviceId = before.status === 'guest' ? ((await this.accounts.userById(userId))?.device_id ?? null) : null;
     const username = anonymousUsername(userId);
     await this.claims.claim('username', username, userId, context);
-    await this.executor.execute(userDecider, userStreamId(userId), { kind: 'anonymize', username, requestedBy }, context);
-    await this.claims.release('username', before.username, userId, context);
+    // the personal claims go before the anonymisation: their events are sealed with the key it erases
     if (before.status === 'registered' && before.email) await this.claims.release('email', before.email, userId, context);
     if (before.handle) await this.claims.release('handle', before.handle, userId, context);
     if (deviceId) await this.claims.release('device', deviceId, userId, context);
+    await this.executor.execute(userDecider, userStreamId(userId), { kind: 'anonymize', username, requestedBy, eraseContent }, context);
+    await this.claims.release('username', before.username, userId, context);
     return reply;
   }
 }

@@ -16,6 +16,7 @@ import { CurrentUser, Viewer } from '../accounts/auth/current-user.decorator';
 import { isAdminRole, toUserView, type UserView } from '../accounts/accounts.queries';
 import { USER_VIEW } from '../accounts/accounts.replies';
 import type { CommandContext } from '../common/command-executor';
+import { flag } from '../common/body-fields';
 import { type Envelope, ok, paged, type PagedEnvelope } from '../common/envelope';
 import { EnvelopeReply, oneOf, QueryParam, Refusal } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
@@ -240,15 +241,19 @@ export class UsersController {
 
   @Delete('users/:id/data')
   @Authenticated()
-  @EnvelopeReply(200, ANONYMIZED, 'the account is anonymised in place; its posts are kept')
+  @QueryParam('erase_content', { type: 'boolean', description: 'also erase the bodies of their posts and comments (their content key is deleted); default false: the posts remain, anonymised' })
+  @EnvelopeReply(200, ANONYMIZED, 'the account is anonymised in place and its personal data keys are deleted (crypto-shredding): no read model and no rebuild from the log shows its e-mail, coordinates, encounter texts or prompts again')
+  @Refusal(400, '`erase_content must be a boolean`')
   @Refusal(403, "`Cannot delete another user's data`")
   async deleteData(
     @Param('id') id: string,
+    @Query() query: { erase_content?: unknown },
     @CurrentUser() caller: AuthUser,
     @RequestContext() context: CommandContext,
   ): Promise<Envelope<{ anonymized: true; user_id: string; message: string }>> {
+    const eraseContent = flag(query, 'erase_content') ?? false;
     const user = await this.queries.user(id);
     ownerOrAdmin(caller, user.id, "Cannot delete another user's data");
-    return ok(await this.commands.execute(new AnonymizeUser({ userId: user.id, requestedBy: caller.id }, context)));
+    return ok(await this.commands.execute(new AnonymizeUser({ userId: user.id, requestedBy: caller.id, eraseContent }, context)));
   }
 }

@@ -3,6 +3,7 @@
  * §0.5 plus `visible` (neither deleted nor hidden), read per post (a hash
  * index on post_id) and sorted in memory: a post's comments are one page.
  */
+import { ERASED_TEXT } from '../../aggregates/personal-data';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
 import { defineProjection } from '../support/define-projection';
@@ -69,6 +70,11 @@ export const commentsProjection = defineProjection({
         ...(event.data.by === 'author' ? { content: '[deleted]' } : {}),
       }),
     CommentHidden: (event, writer) => set(event, writer, event.data.comment_id, { is_hidden: true, visible: false }),
+    // an author erased with their content: as the log reads once the content key is gone (personal-data.ts)
+    UserAnonymized: (event, writer) => {
+      if (event.data.content_erased !== true) return;
+      writer.write(COMMENTS, { updateMany: { filter: { author_id: event.data.user_id }, update: { $set: { content: ERASED_TEXT } } } });
+    },
     CommentVoted: (event, writer) => {
       const { comment_id, upvotes, downvotes, score } = event.data;
       set(event, writer, comment_id, { upvotes, downvotes, score });

@@ -17,6 +17,7 @@
  * counts a scan. View counts are not events: see post-views.read-model.ts.
  */
 import type { PostEvent, PostFields, PostPlacement } from '../../aggregates/content/content.events';
+import { ERASED_TEXT } from '../../aggregates/personal-data';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, IndexSpec } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
@@ -160,5 +161,10 @@ export const postsProjection = defineProjection({
     },
     CommentPosted: (event, writer) =>
       applyOnce(writer, POSTS, event.data.post_id, event, { $inc: { comment_count: 1, hot: 1, trend: 2 } }, { upsert: false }),
+    // an author erased with their content: their posts read as the log does once the content key is gone (personal-data.ts)
+    UserAnonymized: (event, writer) => {
+      if (event.data.content_erased !== true) return;
+      writer.write(POSTS, { updateMany: { filter: { author_id: event.data.user_id }, update: { $set: { title: ERASED_TEXT, content: ERASED_TEXT } } } });
+    },
   },
 });

@@ -9,7 +9,8 @@
  * a pure function of the event, so a replay rewrites the same document
  * (an idempotent upsert by id, no position guard needed).
  */
-import { encounterMessagesFor, type EncounterTopic, userTopic } from '../../aggregates/encounter/encounter-messages';
+import { ENCOUNTER_TOPICS, encounterMessagesFor, type EncounterTopic, userTopic } from '../../aggregates/encounter/encounter-messages';
+import { ERASED_TEXT } from '../../aggregates/personal-data';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
 import { defineProjection, type ProjectionHandler, type RecordedOf } from '../support/define-projection';
@@ -28,6 +29,9 @@ export interface EncounterInboxDoc extends Doc {
   payload: Record<string, unknown>;
   /** when the event was decided (metadata.occurredAt) */
   at: string;
+  /** the match's two users, for a match or icebreaker message (an erasure finds what it must blank); null otherwise */
+  pair_a: string | null;
+  pair_b: string | null;
 }
 
 /** The event types that send messages (encounterMessagesFor returns [] for the others). */
@@ -39,6 +43,7 @@ export function inboxId(userId: string, position: number): string {
 
 /** The inbox documents of one recorded event. */
 export function inboxDocsOf(event: RecordedOf<MessageEventType>): EncounterInboxDoc[] {
+  const pair = 'user_a_id' in event.data ? { pair_a: event.data.user_a_id, pair_b: event.data.user_b_id } : { pair_a: null, pair_b: null };
   return encounterMessagesFor(event).map((m) => ({
     _id: inboxId(m.userId, event.position),
     user_id: m.userId,
@@ -47,6 +52,7 @@ export function inboxDocsOf(event: RecordedOf<MessageEventType>): EncounterInbox
     user_topic: userTopic(m.topic, m.userId),
     payload: m.payload,
     at: event.metadata.occurredAt,
+    ...pair,
   }));
 }
 
@@ -65,9 +71,22 @@ function deliver(event: RecordedOf<MessageEventType>, writer: ProjectionWriter):
   }
 }
 
+/**
+ * An erased user's coordinates and icebreaker texts leave both users' inboxes, as the log reads once
+ * their key is gone (personal-data.ts): a match's place (sealed for both) and their own side's text.
+ */
+function eraseUser(userId: string, writer: ProjectionWriter): void {
+  for (const side of ['a', 'b'] as const) {
+    const mine = { [`pair_${side}`]: userId };
+    writer.write(ENCOUNTER_INBOX, { updateMany: { filter: { ...mine, topic: ENCOUNTER_TOPICS.match }, update: { $set: { 'payload.lat': null, 'payload.lng': null } } } });
+    const text = `payload.icebreaker_${side}.text`;
+    writer.write(ENCOUNTER_INBOX, { updateMany: { filter: { ...mine, topic: ENCOUNTER_TOPICS.icebreaker, [text]: { $ne: null } }, update: { $set: { [text]: ERASED_TEXT } } } });
+  }
+}
+
 export const encounterInboxProjection = defineProjection({
   name: ENCOUNTER_INBOX_PROJECTION,
-  version: 1,
+  version: 2,
   collections: [ENCOUNTER_INBOX],
   indexes: [{ collection: ENCOUNTER_INBOX, spec: { keys: { user_id: 1, position: 1 } } }],
   on: {
@@ -77,8 +96,9 @@ export const encounterInboxProjection = defineProjection({
     SightingRecorded: deliver,
     SwipeLiked: deliver,
     SwipeDisliked: deliver,
-  } satisfies { [T in MessageEventType]: ProjectionHandler<T> },
+    UserAnonymized: (event, writer) => eraseUser(event.data.user_id, writer),
+  } satisfies { [T in MessageEventType]: ProjectionHandler<T> } & { UserAnonymized: ProjectionHandler<'UserAnonymized'> },
 });
 
-/** The event types that send messages: the ones the inbox applies. */
-export const MESSAGE_EVENT_TYPES: readonly string[] = encounterInboxProjection.eventTypes;
+/** The event types that send messages: the ones the inbox applies, but the erasure. */
+export const MESSAGE_EVENT_TYPES: readonly string[] = encounterInboxProjection.eventTypes.filter((type) => type !== 'UserAnonymized');

@@ -17,6 +17,7 @@
  */
 import { matchViewOf, type MatchView } from '../../aggregates/encounter/encounter-messages';
 import type { Icebreaker, IcebreakerStatus } from '../../aggregates/encounter/encounter.events';
+import { ERASED_TEXT } from '../../aggregates/personal-data';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, Filter, FindOptions } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
@@ -118,9 +119,22 @@ function icebreakerChanged(event: RecordedOf<'IcebreakerSent' | 'IcebreakerDecli
   }
 }
 
+/**
+ * An erased user's matches lose their place (sealed for both users) and the user's own icebreaker text, as
+ * the log reads once their key is gone (personal-data.ts).
+ */
+function eraseUser(userId: string, writer: ProjectionWriter): void {
+  for (const side of ['a', 'b'] as const) {
+    writer.write(ENCOUNTER_MATCHES, { updateMany: { filter: { [`user_${side}_id`]: userId }, update: { $set: { lat: null, lng: null } } } });
+    const text = `payload.icebreaker_${side}.text`;
+    writer.write(ENCOUNTER_MATCHES, { updateMany: { filter: { [`user_${side}_id`]: userId, [text]: { $ne: null } }, update: { $set: { [text]: ERASED_TEXT } } } });
+    writer.write(ENCOUNTER_MATCH_VIEWS, { updateMany: { filter: { [`user_${side}`]: userId }, update: { $set: { lat: null, lng: null } } } });
+  }
+}
+
 export const encounterMatchesProjection = defineProjection({
   name: 'encounterMatches',
-  version: 1,
+  version: 2,
   collections: [ENCOUNTER_MATCHES, ENCOUNTER_MATCH_VIEWS],
   indexes: [{ collection: ENCOUNTER_MATCH_VIEWS, spec: { keys: { user_id: 1, latest_at: -1 } } }],
   on: {
@@ -155,5 +169,6 @@ export const encounterMatchesProjection = defineProjection({
     },
     IcebreakerSent: icebreakerChanged,
     IcebreakerDeclined: icebreakerChanged,
+    UserAnonymized: (event, writer) => eraseUser(event.data.user_id, writer),
   },
 });

@@ -11,6 +11,7 @@
  * id and in the poster's own list.
  */
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
+import { ERASED_TEXT } from '../../aggregates/personal-data';
 import type { Doc } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
 import { defineProjection } from '../support/define-projection';
@@ -53,7 +54,7 @@ const blankPlaces = (writer: ProjectionWriter, userId: string): void =>
 
 export const missedConnectionsProjection = defineProjection({
   name: 'missed_connections',
-  version: 1,
+  version: 2,
   collections: [MISSED_CONNECTIONS, MISSED_CONNECTION_RESPONSES],
   indexes: [
     ...CELL_PRECISIONS.map((p) => ({ collection: MISSED_CONNECTIONS, spec: { keys: { [cellField(p)]: 1 as const, expires_at: 1 as const } } })),
@@ -95,6 +96,12 @@ export const missedConnectionsProjection = defineProjection({
       if (!event.data.enabled) blankPlaces(writer, event.data.user_id);
     },
     // an erased account leaves no place behind
-    UserAnonymized: (event, writer) => blankPlaces(writer, event.data.user_id),
+    UserAnonymized: (event, writer) => {
+      const userId = event.data.user_id;
+      blankPlaces(writer, userId);
+      // their texts read as the log does once their key is erased (personal-data.ts)
+      writer.write(MISSED_CONNECTIONS, { updateMany: { filter: { user_id: userId }, update: { $set: { location_name: ERASED_TEXT, description: ERASED_TEXT } } } });
+      writer.write(MISSED_CONNECTION_RESPONSES, { updateMany: { filter: { responder_id: userId }, update: { $set: { message: ERASED_TEXT } } } });
+    },
   },
 });
