@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { SingleBar, Presets } from 'cli-progress';
 import { loadConfigOrExit } from '../config/config';
 import { UpcasterRegistry } from '../infrastructure/eventsourcing/upcasters';
-import { createEventStore, createReadStore } from '../infrastructure/ports.factory';
+import { createEventStore, createKeyStore, createReadStore } from '../infrastructure/ports.factory';
 import { ProjectionRegistry } from '../infrastructure/projections/projection-registry';
 import { ProjectionEngine } from '../infrastructure/projections/projection-engine';
 import { runningServices } from '../infrastructure/running-marker';
@@ -33,7 +33,7 @@ async function main(args: string[]): Promise<void> {
   }
   const registry = new ProjectionRegistry(ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
-  const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, PERSONAL_DATA);
+  const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
   const readStore = await createReadStore(config);
   const engine = new ProjectionEngine(eventStore, readStore, registry);
   try {

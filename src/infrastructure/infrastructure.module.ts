@@ -22,7 +22,8 @@ import { ProjectionEngine } from './projections/projection-engine';
 import { ReadYourWrites } from './projections/read-your-writes';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SagaRunner } from './sagas/saga-runner';
-import { createEventStore, createMessageBus, createReadStore } from './ports.factory';
+import { createEventStore, createKeyStore, createMessageBus, createReadStore } from './ports.factory';
+import { KEY_STORE, type KeyStore } from './personal-data/key-store.port';
 import type { PersonalDataCatalogue } from './personal-data/shredding-event-store';
 
 /** The platform gauges' registration (a provider so that it runs once the parts exist). */
@@ -41,11 +42,12 @@ export class InfrastructureModule {
         { provide: Clock, useClass: SystemClock },
         UpcasterRegistry,
         { provide: Metrics, useValue: new Metrics({ defaultMetrics: config.observability.metrics.enabled }) },
+        { provide: KEY_STORE, useFactory: (): Promise<KeyStore> => createKeyStore(config) },
         {
           provide: EVENT_STORE,
-          inject: [UpcasterRegistry, Metrics],
-          useFactory: (upcasters: UpcasterRegistry, metrics: Metrics): Promise<EventStore> =>
-            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events), personalData),
+          inject: [UpcasterRegistry, Metrics, KEY_STORE],
+          useFactory: (upcasters: UpcasterRegistry, metrics: Metrics, keys: KeyStore): Promise<EventStore> =>
+            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events), { catalogue: personalData, keys }),
         },
         { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },
@@ -85,6 +87,7 @@ export class InfrastructureModule {
       ],
       exports: [
         APP_CONFIG,
+        KEY_STORE,
         PROCESS_ROLE,
         Clock,
         UpcasterRegistry,

@@ -42,10 +42,10 @@ export async function createEventStore(
   config: AppConfig,
   upcasters: UpcasterRegistry,
   onCommit?: CommitObserver,
-  personalData?: PersonalDataCatalogue,
+  personalData?: { catalogue: PersonalDataCatalogue; keys: KeyStore },
 ): Promise<EventStore> {
   const raw = await createRawEventStore(config, onCommit);
-  return new UpcastingEventStore(personalData ? new ShreddingEventStore(raw, await createKeyStore(config), personalData) : raw, upcasters);
+  return new UpcastingEventStore(personalData ? new ShreddingEventStore(raw, personalData.keys, personalData.catalogue) : raw, upcasters);
 }
 
 /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PERSONAL_DATA } from '../../src/aggregates/personal-data';
 import { loadConfig } from '../../src/config/config';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
-import { createEventStore } from '../../src/infrastructure/ports.factory';
+import { createEventStore, createKeyStore } from '../../src/infrastructure/ports.factory';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { ALL_PROJECTIONS } from '../../src/projections';
 import { settled, startTestApp, type TestApp, testAppEnv, uniqueLetters } from '../support/app';
@@ -97,7 +97,8 @@ describe('erasure by crypto-shredding', () => {
     });
 
     it('then a decrypted read of the whole log holds none of it', async () => {
-      const store = await createEventStore(loadConfig(testAppEnv(dataDir)), new UpcasterRegistry(), undefined, PERSONAL_DATA);
+      const config = loadConfig(testAppEnv(dataDir));
+      const store = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
       try {
         expect(leaks(JSON.stringify(await store.readAll()))).toEqual([]);
       } finally {

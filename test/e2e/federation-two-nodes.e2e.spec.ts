@@ -16,7 +16,7 @@ import { request, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const describeEmbedded = adapterMode() === 'embedded' ? describe : describe.skip;
 const ADMIN = uniqueName('fedadmin');
@@ -67,8 +67,16 @@ describeEmbedded('federation: a regional node replays central’s log', () => {
     const centralHead = (await verify(central)).head.position;
     // one event per page, so that the kill lands in the middle of the log
     let first: import('node:child_process').ChildProcess | null = null;
-    const starting = startServiceProcess(regionalDir, regionalEnv({ FEDERATION_PAGE_SIZE: '1' }), (child) => (first = child)).catch(() => null);
-    await eventually('the regional node to replicate part of the log', () => checkpoint() > 0, { timeoutMs: 60_000, intervalMs: 2 });
+    let firstOutput = '';
+    const starting = startServiceProcess(regionalDir, regionalEnv({ FEDERATION_PAGE_SIZE: '1' }), (child) => {
+      first = child;
+      child.stdout!.on('data', (d) => (firstOutput += String(d)));
+      child.stderr!.on('data', (d) => (firstOutput += String(d)));
+    }).catch(() => null);
+    // the regional node's start (ts-node compiling the service) is part of this wait
+    await eventually('the regional node to replicate part of the log', () => checkpoint() > 0, { timeoutMs: 150_000, intervalMs: 2 }).catch((error: Error) => {
+      throw new Error(`${error.message}; the regional node said: ${firstOutput.slice(-2000)}`);
+    });
     first!.kill('SIGKILL');
     await starting;
     const killedAt = checkpoint();

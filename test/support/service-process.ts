@@ -46,7 +46,8 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
   await eventually(
     'the service to answer /ready (or exit)',
     async () => gone() || (await request(url, 'GET', '/ready')).status === 200,
-    { timeoutMs: 30_000 },
+    // ts-node compiles the whole service at start: half a minute on a busy 2-core machine
+    { timeoutMs: 90_000 },
   );
   if (gone()) throw new Error(`service exited: ${output}`);
   return { url, child, output: () => output, exited };

@@ -20,6 +20,7 @@ import { NodeKey } from '../node-identity/node-key';
 import { sendSigned } from '../node-identity/signed-request';
 import { PlatformLifecycle } from '../platform-lifecycle';
 import { appendReplicated, ReplicationDivergenceError } from './append-replicated';
+import { KEY_STORE, type KeyStore } from '../personal-data/key-store.port';
 import { ReplicationCheckpoint } from './replication-checkpoint';
 
 const FEDERATION_PATH = '/api/social/federation';
@@ -33,6 +34,14 @@ interface PulledEvent {
   type: string;
   data: JsonObject;
   metadata: EventMetadata;
+}
+
+/** A data key of the page's sealed personal fields (base64). */
+interface PulledKey {
+  subject: string;
+  purpose: string;
+  version: number;
+  key: string;
 }
 
 export interface ReplicationStatus {
@@ -55,6 +64,7 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(KEY_STORE) private readonly keyStore: KeyStore,
     private readonly key: NodeKey,
     private readonly lifecycle: PlatformLifecycle,
   ) {}
@@ -85,7 +95,9 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
           await this.register(upstream);
         }
         const caughtUp = this.state.upstreamHead !== null && this.state.position >= this.state.upstreamHead;
-        const events = await this.pull(upstream, caughtUp ? this.config.federation.waitSeconds : 0);
+        const { events, keys } = await this.pull(upstream, caughtUp ? this.config.federation.waitSeconds : 0);
+        // the keys of the page's personal fields first: its events open here as upstream (an erased key never comes)
+        if (keys.length > 0) await this.keyStore.import(keys.map((k) => ({ subject: k.subject, purpose: k.purpose, version: k.version, key: Buffer.from(k.key, 'base64') })));
         if (events.length > 0) {
           await appendReplicated(
             this.store,
@@ -129,15 +141,15 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
     this.logger.log(`registered with ${upstream} as ${this.config.nodeId} (${body.data?.status ?? 'unknown'})`);
   }
 
-  private async pull(upstream: string, waitSeconds: number): Promise<PulledEvent[]> {
+  private async pull(upstream: string, waitSeconds: number): Promise<{ events: PulledEvent[]; keys: PulledKey[] }> {
     const path = `${FEDERATION_PATH}/log?after=${this.state.position}&limit=${this.config.federation.pageSize}&wait=${waitSeconds}`;
     const response = await sendSigned(this.key, this.config.nodeId, upstream, { method: 'GET', path }, {
       signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout((waitSeconds + 15) * 1000)]),
     });
-    const body = (await response.json()) as { data?: { events: PulledEvent[]; head: number } };
+    const body = (await response.json()) as { data?: { events: PulledEvent[]; head: number; keys?: PulledKey[] } };
     if (!response.ok || !body.data) throw new Error(`log refused: ${response.status} ${JSON.stringify(body)}`);
     this.state.upstreamHead = body.data.head;
-    return body.data.events;
+    return { events: body.data.events, keys: body.data.keys ?? [] };
   }
 
   private sleep(ms: number): Promise<void> {

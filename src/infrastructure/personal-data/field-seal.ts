@@ -42,3 +42,10 @@ export function open(sealed: SealedValue, key: Buffer): unknown {
   const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   return JSON.parse(text);
 }
+
+/** The sealed values anywhere inside `value`, outermost ones (a value sealed twice hides the inner seal in its ciphertext). */
+export function sealedValuesIn(value: unknown): SealedValue[] {
+  if (isSealed(value)) return [value];
+  if (typeof value !== 'object' || value === null) return [];
+  return (Array.isArray(value) ? value : Object.values(value)).flatMap(sealedValuesIn);
+}

@@ -4,6 +4,8 @@
  * stores the same bytes and its seals come out equal to these.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { KEY_STORE, type KeyStore } from '../../infrastructure/personal-data/key-store.port';
+import { open, sealedValuesIn } from '../../infrastructure/personal-data/field-seal';
 import { EVENT_STORE, type EventMetadata, type EventStore, type JsonObject } from '../../infrastructure/event-store/event-store.port';
 import type { Seal } from '../../infrastructure/event-store/hash-chain';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
@@ -33,9 +35,19 @@ export interface LogEvent {
   seal: Seal | null;
 }
 
+/** A data key the page's sealed fields need, base64 (crypto-shredding: an erased key is never exported). */
+export interface LogPageKey {
+  subject: string;
+  purpose: string;
+  version: number;
+  key: string;
+}
+
 export interface LogPage {
   events: LogEvent[];
   head: number;
+  /** the live keys of the personal fields sealed in these events: the approved regional node opens them as this node does */
+  keys: LogPageKey[];
 }
 
 @Injectable()
@@ -43,6 +55,7 @@ export class FederationQueries {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_STORE) private readonly readStore: ReadStore,
+    @Inject(KEY_STORE) private readonly keyStore: KeyStore,
   ) {}
 
   async nodes(page: Page): Promise<{ items: FederationNodeView[]; total: number }> {
@@ -70,19 +83,37 @@ export class FederationQueries {
       events = await this.store.readSealed({ after: query.after, maxCount: query.limit });
     }
     const head = await this.store.headPosition();
-    return {
-      events: events.map((e) => ({
-        position: e.position,
-        event_id: e.eventId,
-        stream: e.streamId,
-        revision: e.revision,
-        type: e.type,
-        data: JSON.parse(e.data) as JsonObject,
-        metadata: JSON.parse(e.metadata) as EventMetadata,
-        seal: e.seal,
-      })),
-      head,
-    };
+    const page = events.map((e) => ({
+      position: e.position,
+      event_id: e.eventId,
+      stream: e.streamId,
+      revision: e.revision,
+      type: e.type,
+      data: JSON.parse(e.data) as JsonObject,
+      metadata: JSON.parse(e.metadata) as EventMetadata,
+      seal: e.seal,
+    }));
+    return { events: page, head, keys: await this.keysOf(page.map((e) => e.data)) };
+  }
+
+  /** The live keys the sealed fields of these data need, each once; a value sealed twice is opened to find its inner seal. */
+  private async keysOf(data: readonly JsonObject[]): Promise<LogPageKey[]> {
+    const keys = new Map<string, LogPageKey | null>();
+    const pending = data.flatMap(sealedValuesIn);
+    for (let sealed = pending.pop(); sealed; sealed = pending.pop()) {
+      const { s, p, v } = sealed.$pd;
+      const id = `${p}|${v}|${s}`;
+      let key: Buffer | null = null;
+      if (!keys.has(id)) {
+        key = await this.keyStore.get(s, p, v);
+        keys.set(id, key && { subject: s, purpose: p, version: v, key: key.toString('base64') });
+      } else {
+        const known = keys.get(id);
+        key = known ? Buffer.from(known.key, 'base64') : null;
+      }
+      if (key) pending.push(...sealedValuesIn(open(sealed, key)));
+    }
+    return [...keys.values()].filter((k): k is LogPageKey => k !== null);
   }
 
   /** Resolves true at the first commit after `after`, false when `ms` passed or `abort` fired first. */

@@ -39,6 +39,10 @@ export const LOG_EVENT = obj({
 export const LOG_PAGE = obj({
   events: list(LOG_EVENT),
   head: int({ description: 'the position of this node’s last event when the page was read' }),
+  keys: list(
+    obj({ subject: str(), purpose: str(), version: int(), key: str({ description: 'the data key, base64 (AES-256)' }) }),
+    { description: 'the live data keys of the personal fields sealed in these events (crypto-shredding); an erased key is never sent' },
+  ),
 });
 
 export const PLATFORM_DESCRIPTOR = obj({
