@@ -70,6 +70,7 @@ import { runEncounterChatBench } from './encounter-chat.bench';
 import { runA2aBench } from './a2a.bench';
 import { runContentFeedsBench } from './content-feeds.bench';
 import { runFederationBench } from './federation.bench';
+import { runSocialEconomyBench } from './social-economy.bench';
 import { runAppendBench } from './event-store.bench';
 import { runHttpBench } from './http.bench';
 import { MONGO_NOTE, type MongoProjectionBenchResult, runMongoProjectionBench } from './mongo-projection.bench';
@@ -169,6 +170,14 @@ const settings = {
     events: envNumber('BENCH_FEDERATION_EVENTS', 20_000),
     pageSize: envNumber('BENCH_FEDERATION_PAGE_SIZE', 500),
   },
+  economy: {
+    geoUsers: envNumber('BENCH_GEO_USERS', 10_000),
+    calls: envNumber('BENCH_GEO_CALLS', 300),
+    maxSeconds: envNumber('BENCH_GEO_SECONDS', 5),
+    appUsers: envNumber('BENCH_ECONOMY_APP_USERS', 10_000),
+    seconds: envNumber('BENCH_ECONOMY_SECONDS', 5),
+    connections: envNumber('BENCH_CONNECTIONS', 64),
+  },
   a2a: {
     agents: envNumber('BENCH_A2A_AGENTS', 32),
     connections: envNumber('BENCH_CONNECTIONS', 64),
@@ -217,7 +226,7 @@ function skippedRow(figure: string, reason: string): string[] {
   return [figure, 'skipped', short, '', 'n/a'];
 }
 
-const SECTIONS = 12;
+const SECTIONS = 13;
 
 /** BENCH_ONLY: the sections to run ("7", "3,7"); unset or empty runs them all. */
 function selectedSections(raw: string | undefined): Set<number> | null {
@@ -255,6 +264,8 @@ async function main(): Promise<void> {
   const a2a = await run(10, () => part('section 10', () => runA2aBench(settings.a2a)));
   const content = await run(11, () => part('section 11', () => runContentFeedsBench(settings.contentFeeds)));
   const federation = await run(12, () => orFailed('section 12', () => runFederationBench(settings.federation)));
+  // section 13 like 11: an app that cannot start, or a failed setup, skips it
+  const economy = await run(13, () => part('section 13', () => runSocialEconomyBench(settings.economy)));
 
   heading('Summary');
   const rows: string[][] = [];
@@ -499,6 +510,33 @@ async function main(): Promise<void> {
     ]);
   } else if (federation) {
     rows.push(skippedRow('regional replay', federation.skipped));
+  }
+  if (economy && !isSkipped(economy)) {
+    rows.push(
+      [
+        `nearby 500 m p99 (${int(economy.geoUsers)} users' pings)`,
+        `${ms(economy.nearby.indexed.p99)} ms`,
+        'naive scan + distance, p99',
+        `${ms(economy.nearby.naive.p99)} ms`,
+        ratio(economy.nearby.indexed.p99, economy.nearby.naive.p99),
+      ],
+      [
+        `location pings (${int(economy.appUsers)} users)`,
+        `${int(economy.pings.requestsPerSecond)} req/s`,
+        'GET /health, same app',
+        `${int(economy.health.requestsPerSecond)} req/s`,
+        ratio(economy.pings.requestsPerSecond, economy.health.requestsPerSecond),
+      ],
+      [
+        'wallet transactions (daily check-in)',
+        `${int(economy.checkins.requestsPerSecond)} req/s`,
+        'GET /health, same app',
+        `${int(economy.health.requestsPerSecond)} req/s`,
+        ratio(economy.checkins.requestsPerSecond, economy.health.requestsPerSecond),
+      ],
+    );
+  } else if (economy) {
+    rows.push(skippedRow('social economy', economy.skipped));
   }
   if (core) {
     const { http: h, commands: c, ready: r, memory: m } = core;
