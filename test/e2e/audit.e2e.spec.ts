@@ -15,11 +15,12 @@ import { projectionsDigest } from '../../src/cli/projections-digest';
 import { loadConfig } from '../../src/config/config';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
-import { createEventStore, createReadStore } from '../../src/infrastructure/ports.factory';
+import { createEventStore, createKeyStore, createReadStore } from '../../src/infrastructure/ports.factory';
 import { ProjectionEngine } from '../../src/infrastructure/projections/projection-engine';
 import { ProjectionRegistry } from '../../src/infrastructure/projections/projection-registry';
 import { AuditQueries } from '../../src/modules/audit/audit.queries';
 import { ALL_PROJECTIONS } from '../../src/projections';
+import { PERSONAL_DATA } from '../../src/aggregates/personal-data';
 import { adapterEnv } from '../support/adapters';
 import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
 
@@ -177,7 +178,7 @@ describe('audit', () => {
       await replica.close(false);
       replicaRunning = false;
       const config = loadConfig({ DATA_DIR: replica.dataDir, ...adapterEnv(replica.dataDir) });
-      const eventStore = await createEventStore(config, new UpcasterRegistry());
+      const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
       const readStore = await createReadStore(config);
       await new ProjectionEngine(eventStore, readStore, new ProjectionRegistry(ALL_PROJECTIONS)).rebuild(ALL_PROJECTIONS);
       await readStore.close();
