@@ -51,6 +51,7 @@ module.exports = {
         'encounter-central',
         'encounter-races',
         'encounter-stream',
+        'federation-two-nodes',
         'engine-skills',
         'engine-tools',
         'goals',
