@@ -264,7 +264,7 @@ describe('thought experiments over HTTP on a flat node', () => {
       const after = (await t.request('GET', `${P}/${e.id}`)).body.data;
       expect(after).toMatchObject({ status: 'evaluating', evaluation_goal_id: res.body.goal_id });
       const unknown = await t.request('POST', `${P}/no-such/evaluate`);
-      expect([unknown.status, unknown.body]).toEqual([400, { success: false, reason: 'not_found' }]);
+      expect([unknown.status, unknown.body]).toEqual([400, { success: false, reason: 'not_found', error: 'not_found' }]);
     });
 
     it('POST /decide: `steward_vote_required` on a security context until the steward votes, then decided with the tally', async () => {

@@ -44,7 +44,16 @@ export class CastExperimentVote extends DomainCommand<
   VoteView
 > {}
 
-export type EvaluationOutcome = { success: true; goal_id: string; experiment_type: ExperimentType; iteration_strategy: string } | { success: false; reason: string };
+export type EvaluationOutcome = { success: true; goal_id: string; experiment_type: ExperimentType; iteration_strategy: string } | Refused;
+
+/** `{success: false, reason}` as the original answers, with `error` (the same text) for clients of the error envelope. */
+export interface Refused {
+  success: false;
+  reason: string;
+  error: string;
+}
+
+export const refused = (reason: string): Refused => ({ success: false, reason, error: reason });
 
 /** Creates the evaluation goal (AcceptGoal, owned by `goalOwnerId`) and moves the experiment to evaluating. */
 export class EvaluateExperiment extends DomainCommand<{ experimentId: string; goalOwnerId: string | null }, EvaluationOutcome> {}

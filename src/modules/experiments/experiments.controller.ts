@@ -168,6 +168,7 @@ export class ExperimentsController {
   @Post('auto-evolve')
   @OptionallyAuthenticated()
   @ReadBody(AUTO_EVOLVE_BODY_SCHEMA)
+  @Reply(200, { type: 'object', properties: { success: { const: true }, session_id: { type: 'string' }, status: { type: 'string' } } }, 'raw: an orchestrator’s cycle, where one runs; this node runs none and always answers 409')
   @Refusal(409, `\`${AUTO_EVOLVE_NOT_STARTED}\`: no orchestrator runs here (docs/api.md); the body is checked first. ${ACTS_AS}`)
   @Refusal(400, 'a malformed field')
   async autoEvolve(@Body() body: unknown, @Viewer() caller: AuthUser | null): Promise<never> {
@@ -249,7 +250,7 @@ export class ExperimentsController {
   @HttpCode(200)
   @OptionallyAuthenticated()
   @Reply(200, EVALUATION, `raw (no envelope): the evaluation goal created through the goals pipeline (GET /goals/{goal_id} as its owner: the caller, else the creator), the status is now evaluating. ${LIFECYCLE_AUTH}`)
-  @Reply(400, EVALUATION, 'raw `{success: false, reason}`: `not_found`, `cannot_evaluate` (decided or archived)')
+  @Reply(400, EVALUATION, 'raw `{success: false, reason, error}` (error repeats reason): `not_found`, `cannot_evaluate` (decided or archived)')
   async evaluate(@Param('id') id: string, @Viewer() caller: AuthUser | null, @RequestContext() context: CommandContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<EvaluationOutcome> {
     await this.mayRunLifecycle(caller, id);
     const outcome = await this.commands.execute(new EvaluateExperiment({ experimentId: id, goalOwnerId: caller?.id ?? null }, context));

@@ -21,6 +21,7 @@ import {
   EvaluateExperiment,
   type EvaluationOutcome,
   ProposeExperiment,
+  refused,
   SetExperimentEvolutionPaused,
 } from './experiments.commands';
 import { type ExperimentView, experimentView, sourceOf, type VoteView, voteView } from './experiments.queries';
@@ -122,8 +123,8 @@ export class EvaluateExperimentHandler implements ICommandHandler<EvaluateExperi
   async execute({ payload, context }: EvaluateExperiment): Promise<EvaluationOutcome> {
     const streamId = experimentStreamId(payload.experimentId);
     const { state } = await this.executor.load(experimentDecider, streamId);
-    if (state.status === 'none') return { success: false, reason: 'not_found' };
-    if (state.status === 'decided' || state.status === 'archived') return { success: false, reason: 'cannot_evaluate' };
+    if (state.status === 'none') return refused('not_found');
+    if (state.status === 'decided' || state.status === 'archived') return refused('cannot_evaluate');
     const recipe = iterationRecipe(state.record);
     const goal = await this.commands.execute(
       new AcceptGoal(
@@ -134,7 +135,7 @@ export class EvaluateExperimentHandler implements ICommandHandler<EvaluateExperi
     try {
       await this.executor.execute(experimentDecider, streamId, { kind: 'startEvaluation', goalId: goal.goal_id, iterationStrategy: recipe.strategy }, context);
     } catch (error) {
-      if (error instanceof DomainError) return { success: false, reason: error.message };
+      if (error instanceof DomainError) return refused(error.message);
       throw error;
     }
     return { success: true, goal_id: goal.goal_id, experiment_type: state.record.experiment_type, iteration_strategy: recipe.strategy };

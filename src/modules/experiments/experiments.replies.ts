@@ -114,7 +114,7 @@ export const TIMELINE = obj({
 export const EVALUATION = {
   anyOf: [
     obj({ success: { const: true }, goal_id: str(), experiment_type: oneOf(EXPERIMENT_TYPES), iteration_strategy: str() }),
-    obj({ success: { const: false }, reason: str() }),
+    obj({ success: { const: false }, reason: str(), error: str({ description: 'the reason again (the error envelope)' }) }),
   ],
 };
 
