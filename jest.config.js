@@ -53,6 +53,7 @@ module.exports = {
         'encounter-stream',
         'engine-skills',
         'engine-tools',
+        'experiments',
         'goals',
         'marketplace',
         'missed-connections',
