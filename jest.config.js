@@ -54,6 +54,7 @@ module.exports = {
         'federation-two-nodes',
         'engine-skills',
         'engine-tools',
+        'experiments',
         'goals',
         'marketplace',
         'missed-connections',

@@ -12,6 +12,7 @@ import { SocialModule } from './modules/social/social.module';
 import { ProximityModule } from './modules/proximity/proximity.module';
 import { ResonanceModule } from './modules/resonance/resonance.module';
 import { ReferralsModule } from './modules/referrals/referrals.module';
+import { ExperimentsModule } from './modules/experiments/experiments.module';
 import { SyncModule } from './modules/sync/sync.module';
 import { ComputeModule } from './modules/compute/compute.module';
 import { A2aModule } from './modules/a2a/a2a.module';
@@ -67,6 +68,7 @@ export class AppModule {
         EngineModule,
         GamificationModule,
         ReferralsModule,
+        ExperimentsModule,
         SagasModule,
       ],
     };

@@ -49,6 +49,7 @@ import type { UserBackupsEvent } from './sync/user-backups';
 import type { NotificationInboxEvent } from './social/notification-inbox';
 import type { ReferralEvent } from './referrals/referral';
 import type { ReferralCodeEvent } from './referrals/referral-code';
+import type { ExperimentEvent } from './experiments/experiment';
 
 export type AnyDomainEvent =
   | UserEvent
@@ -95,7 +96,8 @@ export type AnyDomainEvent =
   | RatingEvent
   | OnboardingEvent
   | DeviceBindingEvent
-  | UserBackupsEvent;
+  | UserBackupsEvent
+  | ExperimentEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

@@ -48,6 +48,7 @@ import { notificationsProjection } from './social/notifications.projection';
 import { referralsProjection } from './referrals/referrals.projection';
 import { backupsProjection } from './sync/backups.projection';
 import { deviceBindingsProjection } from './sync/device-bindings.projection';
+import { experimentsProjection } from './experiments/experiments.projection';
 
 export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   usersProjection,
@@ -98,4 +99,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   onboardingProjection,
   deviceBindingsProjection,
   backupsProjection,
+  experimentsProjection,
 ];

@@ -19,6 +19,7 @@
  *   UserFollowed, CommunityJoined, PostVoted, CommentVoted, CommentPosted, PostPublished → CompleteOnboardingStep.
  * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched), MissedConnectionResponseAccepted → RecordSocialEncounter.
  * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
+ * - ExperimentPublicationSaga: ExperimentProposed → PublishPost (the linked post, deterministic id) and GrantReward experiment_proposed; ExperimentVoteCast/Revised → GrantReward experiment_voted, experiment_suggestion (§17).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -73,11 +74,12 @@ import { PeerGossipListener } from './peer-gossip.listener';
 import { PeerGossipRelay } from './peer-gossip.relay';
 import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { ReferralActivationSaga } from './referral-activation.saga';
+import { ExperimentPublicationSaga } from './experiment-publication.saga';
 import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga, ExperimentPublicationSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 

@@ -42,6 +42,9 @@ export const ACTIONS = {
   complete_task: { pulse: 10, spark: 20, xp: 50 },
   recipe_shared: { spark: 15 },
   experiment_voted: { spark: 10, pulse: 5 },
+  // the experiment rows (§17), paid by the ExperimentPublicationSaga
+  experiment_proposed: { spark: 20, pulse: 10, signal: 0.1, xp: 30 },
+  experiment_suggestion: { spark: 15, signal: 0.05, xp: 20 },
   proximity_match: { pulse: 10 },
   missed_connection: { pulse: 5 },
 } as const satisfies Record<string, RewardRow>;

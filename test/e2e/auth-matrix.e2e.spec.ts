@@ -14,7 +14,19 @@
  */
 import { createHmac } from 'node:crypto';
 import { startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
-import { type Column, COMMUNITY_TARGETS, declaredRoles, expectedFor, PIPELINE_AIMED, PROTECTED, type ProtectedRoute, type TargetKind } from '../support/auth-routes';
+import {
+  BODY_ID_ROUTES,
+  type Column,
+  COMMUNITY_TARGETS,
+  declaredRoles,
+  EXPERIMENT_READS,
+  expectedFor,
+  PIPELINE_AIMED,
+  PROTECTED,
+  type ProtectedRoute,
+  socialKeys,
+  type TargetKind,
+} from '../support/auth-routes';
 import type { RouteInfo } from '../support/routes';
 
 jest.setTimeout(60_000);
@@ -89,6 +101,8 @@ const OPEN = new Set([
   ...both('/bots/register').map((path) => `POST ${path}`),
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
+  // thought experiments (§17): open reads, and the body-id routes of a flat node (a sent credential must be valid: tested below)
+  ...[...EXPERIMENT_READS, ...BODY_ID_ROUTES].flatMap(socialKeys),
 ]);
 
 /**
@@ -355,6 +369,18 @@ describe('the auth matrix of every route', () => {
       const status = await send(route, { remoteAddress: REMOTE, token: token() });
       if (OPTIONAL.has(keyOf(route)) === (status === 401)) wrong.push(`${keyOf(route)} → ${status}`);
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('given a bad token on a body-id route of a flat node, then 401: a credential that is sent must be valid', async () => {
+    const bodyId = new Set(BODY_ID_ROUTES.flatMap(socialKeys));
+    const wrong: string[] = [];
+    const checked = routes.filter((r) => bodyId.has(keyOf(r)));
+    for (const route of checked) {
+      const status = await send(route, { remoteAddress: REMOTE, token: 'garbage' });
+      if (status !== 401) wrong.push(`${keyOf(route)} → ${status}`);
+    }
+    expect(checked).toHaveLength(bodyId.size);
     expect(wrong).toEqual([]);
   });
 

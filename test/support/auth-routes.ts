@@ -138,6 +138,27 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   ...users('admin', 'GET /audit/verify', 'GET /audit/events', 'GET /audit/digest', 'GET /integrity/challenges', 'POST /integrity/challenges', 'POST /integrity/node/:id/ban'),
 ];
 
+/**
+ * The thought-experiment routes (social-routes §17, docs/security.md "Thought
+ * experiments"), none of them protected on the matrix's flat node:
+ * - BODY_ID_ROUTES act for a user: with a credential (which must be valid:
+ *   401 otherwise) its user, without one the body's id, on a flat node only
+ *   (a regional or central node answers 401: test/e2e/experiments.e2e.spec.ts);
+ * - EXPERIMENT_READS are open to anyone.
+ */
+export const BODY_ID_ROUTES: readonly string[] = [
+  'POST /experiments',
+  'GET /experiments/discover',
+  'POST /experiments/auto-evolve',
+  ...['contribute', 'vote', 'advance', 'evaluate', 'decide', 'pause-evolve', 'resume-evolve'].map((action) => `POST /experiments/:id/${action}`),
+];
+export const EXPERIMENT_READS: readonly string[] = [
+  'GET /experiments',
+  'GET /experiments/core-ip',
+  'GET /experiments/auto-evolve/status',
+  ...['', '/metrics', '/votes', '/timeline'].map((tail) => `GET /experiments/:id${tail}`),
+];
+
 /** The node's other protected routes (SPEC §4, §5): full paths. */
 export const OTHER_PROTECTED: ProtectedRoute[] = [
   ...users('user', 'GET /api/v1/intelligence/keys', 'POST /api/v1/intelligence/keys'),
