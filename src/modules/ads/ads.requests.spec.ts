@@ -1,6 +1,7 @@
 import { NodeKey } from '../../infrastructure/node-identity/node-key';
 import { signWitness, witnessVerified } from './ad-witness';
-import { chargeRequest, createAdRequest, serveRequest, statusQuery } from './ads.requests';
+import { expectReaderAgreesWithSchema } from '../../../test/support/schema-agreement';
+import { CHARGE_BODY_SCHEMA, chargeRequest, createAdRequest, serveRequest, statusQuery } from './ads.requests';
 
 const valid = { title: 'Shoes', click_url: 'https://example.org' };
 
@@ -52,4 +53,12 @@ describe('witness verification', () => {
     ['without a serving node', claim({ nodeId: null })],
   ])('given a witness %s, then not witnessed', async (_name, c) => expect(await verify(c)).toBe(false));
   it('given a banned witness, then not witnessed', async () => expect(await verify(claim(), true)).toBe(false));
+});
+
+describe('the ads routes’ body schemas agree with their readers', () => {
+  it('given charge bodies, then the reader accepts exactly what the schema accepts', () =>
+    expectReaderAgreesWithSchema(CHARGE_BODY_SCHEMA, chargeRequest, {
+      valid: { node_id: 'n1' },
+      candidates: { placement_id: ['sidebar', 'footer'], witness_signature: ['a'.repeat(128), 'zz'], witness_timestamp: [1_800_000_000_000, -5, 1.5] },
+    }));
 });

@@ -25,28 +25,30 @@ export const DEFAULT_BUDGET_SPARK = 100;
 export const DEFAULT_COST_PER_IMPRESSION = 0.1;
 export const DEFAULT_COST_PER_CLICK = 1;
 
-const costSchema = (fallback: number) => ({ type: 'number', exclusiveMinimum: 0, multipleOf: 0.01, default: fallback, description: 'spark, a multiple of 0.01, at most the budget' });
-const idList = { type: 'array', maxItems: LIST_MAX, items: { type: 'string', pattern: ID_PATTERN.source } };
+const orNullSchema = (schema: Record<string, unknown>, description?: string) => ({ anyOf: [schema, { type: 'null' }], ...(description ? { description } : {}) });
+const costSchema = (fallback: number) =>
+  orNullSchema({ type: 'number', exclusiveMinimum: 0, multipleOf: 0.01, default: fallback }, `spark, a multiple of 0.01 from 0.01 to the budget; default ${fallback}`);
+const idList = orNullSchema({ type: 'array', maxItems: LIST_MAX, items: { type: 'string', pattern: ID_PATTERN.source } });
+const timeSchema = orNullSchema({ anyOf: [{ type: 'string', format: 'date-time' }, { const: '' }] }, 'ISO 8601');
 
 export const CREATE_AD_BODY_SCHEMA = {
   type: 'object',
   required: ['title', 'click_url'],
   properties: {
-    title: { type: 'string', minLength: 1, maxLength: TITLE_MAX },
+    title: { type: 'string', pattern: '\\S', maxLength: TITLE_MAX },
     click_url: { type: 'string', maxLength: URL_MAX, pattern: HTTP_URL.source, description: 'an http(s) URL' },
-    content: { type: 'string', maxLength: CONTENT_MAX, default: '' },
-    image_url: { anyOf: [{ type: 'string', maxLength: URL_MAX, pattern: HTTP_URL.source }, { type: 'null' }] },
-    ad_type: { type: 'string', pattern: AD_TYPE_PATTERN.source, default: 'banner' },
-    targeting: {
-      type: 'object',
-      properties: { region_ids: idList, community_ids: idList, user_types: { type: 'array', items: { enum: [...USER_TYPES] } } },
-      description: 'an empty or missing list targets everyone',
-    },
-    budget_spark: { type: 'integer', minimum: MIN_BUDGET_SPARK, maximum: MAX_BUDGET_SPARK, default: DEFAULT_BUDGET_SPARK, description: 'held from your spark up front' },
+    content: orNullSchema({ type: 'string', maxLength: CONTENT_MAX }),
+    image_url: orNullSchema({ anyOf: [{ type: 'string', maxLength: URL_MAX, pattern: HTTP_URL.source }, { const: '' }] }),
+    ad_type: orNullSchema({ type: 'string', pattern: AD_TYPE_PATTERN.source }, 'default banner'),
+    targeting: orNullSchema(
+      { type: 'object', properties: { region_ids: idList, community_ids: idList, user_types: orNullSchema({ type: 'array', items: { enum: [...USER_TYPES] } }) } },
+      'a targeted dimension (a non-empty list) requires the request’s value in it; an empty or missing one matches everyone',
+    ),
+    budget_spark: orNullSchema({ type: 'integer', minimum: MIN_BUDGET_SPARK, maximum: MAX_BUDGET_SPARK }, `held from your spark up front; default ${DEFAULT_BUDGET_SPARK}`),
     cost_per_impression: costSchema(DEFAULT_COST_PER_IMPRESSION),
     cost_per_click: costSchema(DEFAULT_COST_PER_CLICK),
-    starts_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
-    ends_at: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] },
+    starts_at: timeSchema,
+    ends_at: timeSchema,
   },
 };
 
@@ -165,15 +167,21 @@ export function serveRequest(query: Record<string, unknown>): ServeRequest {
   };
 }
 
+/** An optional id: absent, null, empty, an integer, or 1-128 of [A-Za-z0-9_.:-]. */
+const optionalIdSchema = (description?: string) => ({
+  anyOf: [{ type: 'string', pattern: `^$|${ID_PATTERN.source}` }, { type: 'integer' }, { type: 'null' }],
+  ...(description ? { description } : {}),
+});
+
 export const CHARGE_BODY_SCHEMA = {
   type: 'object',
   properties: {
-    node_id: { type: 'string', pattern: ID_PATTERN.source, description: "the node that served the ad: its operator (AD_NODE_OPERATORS) gets a share" },
-    region_id: { type: 'string', pattern: ID_PATTERN.source },
-    placement_id: { enum: [...PLACEMENT_NAMES] },
-    witness_node_id: { type: 'string', pattern: ID_PATTERN.source, description: 'a peer node that witnessed the impression' },
-    witness_signature: { type: 'string', pattern: SIGNATURE_PATTERN.source, description: 'the witness’ Ed25519 signature (hex) of the witness text (docs/api.md, Ads)' },
-    witness_timestamp: { type: 'integer', description: 'Unix time in milliseconds the witness signed' },
+    node_id: optionalIdSchema('the node that served the ad: its operator (AD_NODE_OPERATORS) gets a share'),
+    region_id: optionalIdSchema(),
+    placement_id: { anyOf: [{ enum: [...PLACEMENT_NAMES, ''] }, { type: 'null' }] },
+    witness_node_id: optionalIdSchema('a peer node that witnessed the impression'),
+    witness_signature: { anyOf: [{ type: 'string', pattern: SIGNATURE_PATTERN.source }, { type: 'null' }], description: 'the witness’ Ed25519 signature (hex) of the witness text (docs/api.md, Ads)' },
+    witness_timestamp: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }], description: 'Unix time in milliseconds the witness signed' },
   },
 };
 
