@@ -39,6 +39,7 @@ module.exports = {
       displayName: 'e2e:mongodb+kafka',
       testMatch: [
         'accounts',
+        'ads',
         'audit',
         'chat',
         'compute',

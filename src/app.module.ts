@@ -4,6 +4,7 @@ import type { ProcessRole } from './infrastructure/process-role';
 import type { ProjectionDefinition } from './infrastructure/projections/projection';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AccountsModule } from './modules/accounts/accounts.module';
+import { AdsModule } from './modules/ads/ads.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { FederationModule } from './modules/federation/federation.module';
@@ -69,6 +70,7 @@ export class AppModule {
         GamificationModule,
         ReferralsModule,
         ExperimentsModule,
+        AdsModule,
         SagasModule,
       ],
     };

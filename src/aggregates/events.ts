@@ -6,6 +6,7 @@
  */
 import type { A2aTaskEvent } from './a2a/a2a-task';
 import type { ApiKeyEvent } from './accounts/api-key';
+import type { AdUnitEvent } from './ads/ad-unit';
 import type { AgentEvent } from './agents/agent';
 import type { AgentActivityEvent } from './agents/agent-activity';
 import type { BotMessageEvent } from './agents/bot-message';
@@ -97,7 +98,8 @@ export type AnyDomainEvent =
   | OnboardingEvent
   | DeviceBindingEvent
   | UserBackupsEvent
-  | ExperimentEvent;
+  | ExperimentEvent
+  | AdUnitEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

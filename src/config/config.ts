@@ -12,6 +12,7 @@ import { type ComputeOverrides, loadComputeOverrides } from './compute.config';
 import { type A2aConfig, loadA2aConfig } from './a2a.config';
 import { type FeedsConfig, loadFeedsConfig } from './feeds.config';
 import { loadReferralsConfig, type ReferralsConfig } from './referrals.config';
+import { type AdsConfig, loadAdsConfig } from './ads.config';
 import { type ChatConfig, loadChatConfig } from './chat.config';
 import { type ContestConfig, loadContestConfig } from './contest.config';
 import { type EncounterConfig, loadEncounterConfig } from './encounter.config';
@@ -101,6 +102,8 @@ export interface AppConfig {
   feeds: FeedsConfig;
   /** where share links point by default (SHARE_BASE_URL) */
   referrals: ReferralsConfig;
+  /** ads: the node operators who share ad revenue (AD_NODE_OPERATORS) */
+  ads: AdsConfig;
   /** anonymous use of the pipeline and the token buckets (ANONYMOUS_CHAT, RATE_LIMIT_*) */
   security: SecurityConfig;
   /** the HTTP server's timeouts and connection caps (HTTP_*) */
@@ -248,6 +251,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeTier,
     federation,
     referrals: loadReferralsConfig(env, federation.publicUrl),
+    ads: loadAdsConfig(env),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     readYourWritesTimeoutMs: integer(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 2000, 0, 60000),
     aggregateCacheSize: integer(env, 'AGGREGATE_CACHE_SIZE', 10000, 0, 10_000_000),

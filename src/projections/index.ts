@@ -7,6 +7,7 @@ import { recipesProjection } from './agents/recipes.projection';
 import { skillBadgesProjection } from './agents/skill-badges.projection';
 import { tasksProjection } from './agents/tasks.projection';
 import { accountStatsProjection } from './accounts/account-stats.projection';
+import { adsProjection } from './ads/ads.projection';
 import { apiKeysProjection } from './accounts/api-keys.projection';
 import { apiTokensProjection } from './accounts/api-tokens.projection';
 import { revokedTokensProjection } from './accounts/revoked-tokens.projection';
@@ -100,4 +101,5 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   deviceBindingsProjection,
   backupsProjection,
   experimentsProjection,
+  adsProjection,
 ];

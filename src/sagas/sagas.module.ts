@@ -20,6 +20,7 @@
  * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched), MissedConnectionResponseAccepted → RecordSocialEncounter.
  * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
  * - ExperimentPublicationSaga: ExperimentProposed → PublishPost (the linked post, deterministic id) and GrantReward experiment_proposed; ExperimentVoteCast/Revised → GrantReward experiment_voted, experiment_suggestion (§17).
+ * - AdRevenueSaga: AdImpressionRecorded → RecordRevenue (stream `ad`), ShareAdRevenue (the node operator's share); AdUnitCompleted → ReleaseAdBudget.
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -56,6 +57,8 @@ import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { ProximityModule } from '../modules/proximity/proximity.module';
 import { ReferralsModule } from '../modules/referrals/referrals.module';
+import { AdsModule } from '../modules/ads/ads.module';
+import { AdRevenueSaga } from './ad-revenue.saga';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
@@ -79,7 +82,17 @@ import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga, ExperimentPublicationSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [
+  ContestScoringSaga,
+  GoalDispatchSaga,
+  AgentEvolutionSaga,
+  SocialRewardsSaga,
+  EncounterRecordingSaga,
+  OnboardingSaga,
+  ReferralActivationSaga,
+  ExperimentPublicationSaga,
+  AdRevenueSaga,
+];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -96,7 +109,7 @@ const WORKERS = [
 ];
 
 @Module({
-  imports: [CommonModule, AgentsModule, ContentModule, ContestModule, GoalsModule, ProximityModule, ReferralsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule],
+  imports: [CommonModule, AgentsModule, ContentModule, ContestModule, GoalsModule, ProximityModule, ReferralsModule, ChatModule, ScheduleModule, ComputeModule, EngineModule, AdsModule],
   providers: [...PROCESS_MANAGERS, ...RELAYS, ...WORKERS],
 })
 export class SagasModule implements OnModuleInit {

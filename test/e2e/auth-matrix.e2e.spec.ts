@@ -13,6 +13,8 @@
  * remote address outside loopback.
  */
 import { createHmac } from 'node:crypto';
+import { walletDecider, walletStreamId } from '../../src/aggregates/contest/wallet';
+import { CommandExecutor } from '../../src/modules/common/command-executor';
 import { startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
 import {
   BODY_ID_ROUTES,
@@ -53,6 +55,8 @@ const OPTIONAL_VIEWER = [
   ...['/marketplace/categories', '/marketplace/listings', '/marketplace/listings/:id', '/marketplace/listings/:id/reviews'],
   // gamification (§15): ratings and trust are public reads; /ratings/:user_id/given is the rater's own
   ...['/ratings/:user_id', '/ratings/:user_id/received', '/ratings/context/:type/:id', '/trust/:user_id'],
+  // ads (§16): serving
+  '/ads/serve',
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -269,6 +273,12 @@ describe('the auth matrix of every route', () => {
         const body = { user_id: users.owner.id, prompt_id: 'matrix', prompt: 'remind me', schedule_time: new Date(Date.now() + 3_600_000).toISOString() };
         const res = await t.request('POST', '/time_agent', { token: users.owner.token, body });
         return own({ schedule_id: res.body.data.schedule_id });
+      }
+      case 'ad': {
+        // no route grants spark at will: the owner's wallet is credited on its stream
+        const command = { kind: 'reward' as const, userId: users.owner.id, action: 'matrix', amounts: { spark: 50 }, sourceType: 'matrix', sourceId: uniqueName('ad') };
+        await t.app.get(CommandExecutor).execute(walletDecider, walletStreamId(users.owner.id), command, { actor: 'matrix', correlationId: 'matrix' });
+        return own({ id: (await make('/ads', { title: 'An ad of the matrix', click_url: 'https://example.org', budget_spark: 50 })).id });
       }
       case 'agent':
       case 'agent-pair': {

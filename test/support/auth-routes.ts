@@ -25,7 +25,7 @@
  */
 
 /** The records a target builder can make, owned by the matrix's owner. */
-export type TargetKind = 'user' | 'post' | 'comment' | 'report' | CommunityTargetKind | 'task' | 'assigned-task' | 'agent' | 'agent-pair' | 'api-key' | 'schedule' | 'missed-connection' | 'missed-response';
+export type TargetKind = 'user' | 'post' | 'comment' | 'report' | CommunityTargetKind | 'task' | 'assigned-task' | 'agent' | 'agent-pair' | 'api-key' | 'schedule' | 'missed-connection' | 'missed-response' | 'ad';
 /** A community the owner created (its admin), with a member and a moderator; or a post in one, by the member. */
 export type CommunityTargetKind = 'community' | 'community-member' | 'community-post';
 export const COMMUNITY_TARGETS: readonly TargetKind[] = ['community', 'community-member', 'community-post'];
@@ -52,7 +52,7 @@ export const socialKeys = (route: string): string[] => {
 
 const users = (level: Level, ...routes: string[]): ProtectedRoute[] => routes.map((route) => ({ route, level }));
 
-/** The social platform's protected routes (social-routes §1–§13, §19, §20). */
+/** The social platform's protected routes (social-routes §1–§16, §19, §20). */
 export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   // §1 auth
   ...users('user', 'POST /auth/logout', 'GET /auth/me', 'POST /auth/api-token', 'DELETE /auth/api-token'),
@@ -131,6 +131,12 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   { route: 'GET /ratings/:user_id/given', level: 'self', target: 'user' },
   // §14 referrals and share links: the caller's own code, referral and stats
   ...users('user', 'GET /referral/code', 'POST /referral/use', 'GET /referral/stats', 'POST /share/generate-link'),
+  // §16 ads: create, list one's own, views and clicks by any user; an ad's analytics and deletion are its advertiser's (or an admin's), 404 to others
+  ...users('user', 'POST /ads', 'GET /ads/mine'),
+  { route: 'POST /ads/:id/impression', level: 'user', target: 'ad' },
+  { route: 'POST /ads/:id/click', level: 'user', target: 'ad' },
+  { route: 'GET /ads/:id/analytics', level: 'owner-hidden', target: 'ad' },
+  { route: 'DELETE /ads/:id', level: 'owner-hidden', target: 'ad' },
   // §19 devices and encrypted backups: the caller's own (another user's binding or backup does not exist for the caller: 404)
   ...users('user', 'POST /sync/link-device', 'GET /sync/devices', 'DELETE /sync/devices/:binding_id', 'POST /sync/backup', 'GET /sync/backup/metadata', 'POST /sync/restore'),
   // §19 federation, §20 audit and integrity

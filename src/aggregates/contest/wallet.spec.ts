@@ -198,3 +198,52 @@ describe('wallet economy (social-routes §15)', () => {
       { currency: 'spark', amount: -10, source_type: 'boost', source_id: 'b1', description: 'Boost post p9' },
     ]));
 });
+
+describe('wallet holds and ad revenue shares (social-routes §16)', () => {
+  const funded = (spark: number): WalletEvent => ({
+    type: 'RewardGranted',
+    data: { user_id: 'u1', action: 'test', pulse: 0, spark, signal: 0, xp: 0, source_type: 'test', source_id: `s${spark}`, granted_at: now.toISOString() },
+  });
+  const hold = (holdId: string, amount: number): WalletCommand => ({ kind: 'hold', userId: 'u1', holdId, purpose: 'ad_budget', amount });
+  const release = (holdId: string, amount: number): WalletCommand => ({ kind: 'release', userId: 'u1', holdId, amount });
+  const share = (impressionId: string, shareMilli: number): WalletCommand => ({ kind: 'shareAdRevenue', userId: 'u1', impressionId, adId: 'ad1', nodeId: 'n1', shareMilli });
+
+  it('given 120 spark, when holding 100 then 50, then the second is refused with Insufficient Spark', () => {
+    const held = given(funded(120)).when(hold('a1', 100)).events();
+    expect(held).toEqual([{ type: 'SparkHeld', data: { user_id: 'u1', hold_id: 'a1', purpose: 'ad_budget', amount: 100, held_at: now.toISOString() } }]);
+    given(funded(120), ...held).when(hold('a2', 50)).thenRefused('invalid', 'Insufficient Spark');
+    expect(given(funded(120), ...held).state().reputation.spark).toBe(20);
+  });
+
+  it('given a hold, when the same hold id is held again, then nothing', () => {
+    const held = given(funded(120)).when(hold('a1', 100)).events();
+    given(funded(120), ...held).when(hold('a1', 100)).thenNothing();
+  });
+
+  it('given a hold of 100, when 48.9 are released, then the balance gets 48.9 back, once', () => {
+    const held = given(funded(120)).when(hold('a1', 100)).events();
+    const released = given(funded(120), ...held).when(release('a1', 48.9));
+    expect(released.events()).toEqual([{ type: 'SparkHoldReleased', data: { user_id: 'u1', hold_id: 'a1', purpose: 'ad_budget', held: 100, released: 48.9, released_at: now.toISOString() } }]);
+    expect(released.state().reputation.spark).toBe(68.9);
+    given(funded(120), ...held, ...released.events()).when(release('a1', 48.9)).thenNothing();
+  });
+
+  it('given a hold of 100, when releasing more or an unknown hold, then refused', () => {
+    const held = given(funded(120)).when(hold('a1', 100)).events();
+    given(funded(120), ...held).when(release('a1', 100.01)).thenRefused('invalid');
+    given(funded(120), ...held).when(release('zz', 1)).thenRefused('not_found');
+  });
+
+  it('given shares of 0.45 spark each, then whole spark are paid as the accrued amount reaches them, the fraction carried', () => {
+    const first = given().when(share('i1', 450)).events();
+    const second = given(...first).when(share('i2', 450)).events();
+    const third = given(...first, ...second).when(share('i3', 450));
+    expect([first, second, third.events()].map((e) => (e[0].data as { paid: number; pending: number }))).toEqual([
+      expect.objectContaining({ paid: 0, pending: 0.45 }),
+      expect.objectContaining({ paid: 0, pending: 0.9 }),
+      expect.objectContaining({ paid: 1, pending: 0.35 }),
+    ]);
+    expect(third.state().reputation.spark).toBe(1);
+    given(...first, ...second, ...third.events()).when(share('i3', 450)).thenNothing();
+  });
+});

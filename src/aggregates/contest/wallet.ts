@@ -14,6 +14,14 @@
  *   sources it paid and ignores a repeat, so a saga that sees an event twice
  *   (redelivery, restart, replay) pays once.
  * - The check-in's day is the UTC day of the command's `now`.
+ * - Holds (social-routes §16, ads): SparkHeld takes an amount out of the
+ *   spendable spark for a purpose (an ad's budget), refused unless the spark
+ *   covers it; SparkHoldReleased gives the unspent part back, once. What was
+ *   held and not released was spent (the ad unit's stream says on what).
+ * - Ad revenue shares (§16): a node operator's share of an ad charge is
+ *   accrued here in milli-spark; whole spark are paid out as soon as the
+ *   accrued amount reaches 1, the fraction waits for the next share, so the
+ *   operator is paid every share to the milli-spark in the end.
  */
 import { DomainError, assertNever } from '../shared/domain-error';
 import type { CommandInput, Decider } from '../shared/decider';
@@ -57,7 +65,32 @@ export interface DailyCheckedIn {
   data: { user_id: string; day: string; streak_days: number; streak_best: number; spark_bonus: number; xp_bonus: number; checked_in_at: string };
 }
 
-export type WalletEvent = SparkAwarded | RewardGranted | WalletOpened | BoostPurchased | DailyCheckedIn;
+/** Spark taken out of the spendable balance and held for a purpose (an ad's budget, `hold_id` the ad id). */
+export interface SparkHeld {
+  type: 'SparkHeld';
+  data: { user_id: string; hold_id: string; purpose: HoldPurpose; amount: number; held_at: string };
+}
+
+/** The unspent part of a hold given back (`released`, possibly with a fraction); the rest of `held` was spent. The hold is closed. */
+export interface SparkHoldReleased {
+  type: 'SparkHoldReleased';
+  data: { user_id: string; hold_id: string; purpose: HoldPurpose; held: number; released: number; released_at: string };
+}
+
+/**
+ * A node operator's share of an ad charge (`share`, spark with its fraction)
+ * accrued; `paid` whole spark were credited (0 while the accrued amount is
+ * under 1), `pending` is what stays accrued after.
+ */
+export interface AdRevenueShared {
+  type: 'AdRevenueShared';
+  data: { user_id: string; impression_id: string; ad_id: string; node_id: string; share: number; paid: number; pending: number; shared_at: string };
+}
+
+export type WalletEvent = SparkAwarded | RewardGranted | WalletOpened | BoostPurchased | DailyCheckedIn | SparkHeld | SparkHoldReleased | AdRevenueShared;
+
+export const HOLD_PURPOSES = ['ad_budget'] as const;
+export type HoldPurpose = (typeof HOLD_PURPOSES)[number];
 
 export type SparkAwarded = {
   type: 'SparkAwarded';
@@ -83,6 +116,12 @@ export interface WalletState {
   /** the balances */
   reputation: Reputation;
   streak: Streak;
+  /** open holds by hold id */
+  holds: ReadonlyMap<string, { amount: number; purpose: HoldPurpose }>;
+  /** holds released (closed): a second release is a no-op */
+  releasedHolds: ReadonlySet<string>;
+  /** ad revenue share accrued and not yet paid, in milli-spark (under 1000) */
+  adSharePendingMilli: number;
 }
 
 export interface Streak {
@@ -113,7 +152,10 @@ export type WalletCommand =
   | { kind: 'reward'; userId: string; action: string; amounts: RewardAmounts; sourceType: string; sourceId: string }
   | { kind: 'open'; userId: string }
   | { kind: 'boost'; userId: string; boostId: string; targetType: string; targetId: string; spark: number }
-  | { kind: 'checkin'; userId: string };
+  | { kind: 'checkin'; userId: string }
+  | { kind: 'hold'; userId: string; holdId: string; purpose: HoldPurpose; amount: number }
+  | { kind: 'release'; userId: string; holdId: string; amount: number }
+  | { kind: 'shareAdRevenue'; userId: string; impressionId: string; adId: string; nodeId: string; shareMilli: number };
 
 export const CURRENCIES = ['pulse', 'spark', 'signal', 'xp'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -133,6 +175,11 @@ export const CHECKIN_SOURCE = 'daily_checkin';
 /** The most spark one boost may spend (its multiplier stops growing at 100). */
 export const MAX_BOOST_SPARK = 10_000;
 export const insufficientSpark = (have: number): string => `Insufficient Spark (have ${have})`;
+/** The refusal of a hold the spark does not cover (social-routes §16 gives no balance). */
+export const INSUFFICIENT_SPARK = 'Insufficient Spark';
+export const AD_SHARE_SOURCE = 'ad_revenue_share';
+/** The most one hold may take. */
+export const MAX_HOLD_SPARK = 1_000_000;
 
 /** min(1 + 0.01 × spark, 2.0), in hundredths so 1 + 0.07 is 1.07. */
 export function boostMultiplier(spark: number): number {
@@ -163,6 +210,18 @@ export function walletEntries(event: WalletEvent): WalletEntry[] {
       const d = event.data;
       return rows({ spark: d.spark_bonus, xp: d.xp_bonus }, CHECKIN_SOURCE, d.day, `Daily check-in (day ${d.streak_days})`);
     }
+    case 'SparkHeld': {
+      const d = event.data;
+      return rows({ spark: -d.amount }, d.purpose, d.hold_id, `Held for ${d.purpose} ${d.hold_id}`);
+    }
+    case 'SparkHoldReleased': {
+      const d = event.data;
+      return rows({ spark: d.released }, d.purpose, d.hold_id, `Released from ${d.purpose} ${d.hold_id} (${roundSpark(d.held - d.released)} spent)`);
+    }
+    case 'AdRevenueShared': {
+      const d = event.data;
+      return rows({ spark: d.paid }, AD_SHARE_SOURCE, d.impression_id, `Ad revenue share (node ${d.node_id})`);
+    }
     case 'WalletOpened':
       return [];
     default:
@@ -170,11 +229,16 @@ export function walletEntries(event: WalletEvent): WalletEntry[] {
   }
 }
 
+/** A balance to the millionth: spark may carry a fraction (a refunded ad budget), and sums of fractions must not drift. */
+export function roundSpark(amount: number): number {
+  return Math.round(amount * 1e6) / 1e6;
+}
+
 const ZERO: Reputation = { pulse: 0, spark: 0, signal: 0, xp: 0 };
 
 function credited(balances: Reputation, entries: readonly WalletEntry[]): Reputation {
   const next = { ...balances };
-  for (const e of entries) next[e.currency] += e.amount;
+  for (const e of entries) next[e.currency] = roundSpark(next[e.currency] + e.amount);
   return next;
 }
 
@@ -192,7 +256,16 @@ export function sourceKey(sourceType: string, sourceId: string): string {
 }
 
 export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
-  initialState: { opened: false, seasonSpark: 0, paidSources: new Set(), reputation: ZERO, streak: { days: 0, best: 0, lastDay: null } },
+  initialState: {
+    opened: false,
+    seasonSpark: 0,
+    paidSources: new Set(),
+    reputation: ZERO,
+    streak: { days: 0, best: 0, lastDay: null },
+    holds: new Map(),
+    releasedHolds: new Set(),
+    adSharePendingMilli: 0,
+  },
   evolve(state, event) {
     const next = { ...state, opened: true, reputation: credited(state.reputation, walletEntries(event)) };
     switch (event.type) {
@@ -208,6 +281,23 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
       }
       case 'DailyCheckedIn':
         return { ...next, streak: { days: event.data.streak_days, best: event.data.streak_best, lastDay: event.data.day } };
+      case 'SparkHeld': {
+        const holds = new Map(state.holds);
+        holds.set(event.data.hold_id, { amount: event.data.amount, purpose: event.data.purpose });
+        return { ...next, holds };
+      }
+      case 'SparkHoldReleased': {
+        const holds = new Map(state.holds);
+        holds.delete(event.data.hold_id);
+        const released = new Set(state.releasedHolds);
+        released.add(event.data.hold_id);
+        return { ...next, holds, releasedHolds: released };
+      }
+      case 'AdRevenueShared': {
+        const paid = new Set(state.paidSources);
+        paid.add(sourceKey(AD_SHARE_SOURCE, event.data.impression_id));
+        return { ...next, paidSources: paid, adSharePendingMilli: Math.round(event.data.pending * 1000) };
+      }
       case 'BoostPurchased':
       case 'WalletOpened':
         return next;
@@ -299,6 +389,50 @@ export const walletDecider: Decider<WalletState, WalletCommand, WalletEvent> = {
               spark_bonus: days,
               xp_bonus: 5 * days,
               checked_in_at: now.toISOString(),
+            },
+          },
+        ];
+      }
+      case 'hold': {
+        const { amount, holdId } = command;
+        if (!holdId) throw new DomainError('invalid', 'a hold needs an id');
+        if (state.holds.has(holdId) || state.releasedHolds.has(holdId)) return [];
+        if (!Number.isInteger(amount) || amount < 1 || amount > MAX_HOLD_SPARK) throw new DomainError('invalid', `a hold must be an integer from 1 to ${MAX_HOLD_SPARK}`);
+        if (state.reputation.spark < amount) throw new DomainError('invalid', INSUFFICIENT_SPARK);
+        return [{ type: 'SparkHeld', data: { user_id: command.userId, hold_id: holdId, purpose: command.purpose, amount, held_at: now.toISOString() } }];
+      }
+      case 'release': {
+        if (state.releasedHolds.has(command.holdId)) return [];
+        const hold = state.holds.get(command.holdId);
+        if (hold === undefined) throw new DomainError('not_found', `no hold ${command.holdId}`);
+        const held = hold.amount;
+        const released = roundSpark(command.amount);
+        if (!Number.isFinite(released) || released < 0 || released > held) throw new DomainError('invalid', `a release must be from 0 to the ${held} held`);
+        return [
+          {
+            type: 'SparkHoldReleased',
+            data: { user_id: command.userId, hold_id: command.holdId, purpose: hold.purpose, held, released, released_at: now.toISOString() },
+          },
+        ];
+      }
+      case 'shareAdRevenue': {
+        const { shareMilli } = command;
+        if (state.paidSources.has(sourceKey(AD_SHARE_SOURCE, command.impressionId))) return [];
+        if (!Number.isSafeInteger(shareMilli) || shareMilli <= 0) throw new DomainError('invalid', 'an ad revenue share must be a positive number of milli-spark');
+        const accrued = state.adSharePendingMilli + shareMilli;
+        const paid = Math.floor(accrued / 1000);
+        return [
+          {
+            type: 'AdRevenueShared',
+            data: {
+              user_id: command.userId,
+              impression_id: command.impressionId,
+              ad_id: command.adId,
+              node_id: command.nodeId,
+              share: shareMilli / 1000,
+              paid,
+              pending: (accrued - paid * 1000) / 1000,
+              shared_at: now.toISOString(),
             },
           },
         ];

@@ -16,7 +16,7 @@
  * the log gives the same documents.
  */
 import { levelOf } from '../../aggregates/contest/levels';
-import { type BoostPurchased, type Currency, type WalletEvent, walletEntries } from '../../aggregates/contest/wallet';
+import { type BoostPurchased, type Currency, roundSpark, type WalletEvent, walletEntries } from '../../aggregates/contest/wallet';
 import type { ProjectionWriter } from '../../infrastructure/projections/projection';
 import type { Doc, IndexSpec } from '../../infrastructure/read-store/read-store.port';
 import { applyOnce } from '../support/apply-once';
@@ -130,6 +130,12 @@ function timeOf(event: WalletRecorded): string {
       return event.data.created_at;
     case 'DailyCheckedIn':
       return event.data.checked_in_at;
+    case 'SparkHeld':
+      return event.data.held_at;
+    case 'SparkHoldReleased':
+      return event.data.released_at;
+    case 'AdRevenueShared':
+      return event.data.shared_at;
   }
 }
 
@@ -142,8 +148,9 @@ async function applyWalletEvent(event: WalletRecorded, writer: ProjectionWriter)
   const createdAt = current?.created_at ?? at;
   const sources: SourceTotals = { ...current?.sources };
   walletEntries(event as WalletEvent).forEach((entry, i) => {
-    next[entry.currency] += entry.amount;
-    if (entry.currency === 'spark' && entry.amount > 0) next.spark_lifetime += entry.amount;
+    next[entry.currency] = roundSpark(next[entry.currency] + entry.amount);
+    // a released hold gives back one's own spark: not earned
+    if (entry.currency === 'spark' && entry.amount > 0 && event.type !== 'SparkHoldReleased') next.spark_lifetime += entry.amount;
     const totals = sources[entry.source_type] ?? { count: 0, total: 0 };
     sources[entry.source_type] = { count: totals.count + 1, total: totals.total + entry.amount };
     const id = `${event.metadata.eventId}:${i}`;
@@ -181,5 +188,8 @@ export const resonanceWalletsProjection = defineProjection({
     RewardGranted: applyWalletEvent,
     BoostPurchased: applyWalletEvent,
     DailyCheckedIn: applyWalletEvent,
+    SparkHeld: applyWalletEvent,
+    SparkHoldReleased: applyWalletEvent,
+    AdRevenueShared: applyWalletEvent,
   },
 });
