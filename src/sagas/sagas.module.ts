@@ -19,6 +19,9 @@
  *   UserFollowed, CommunityJoined, PostVoted, CommentVoted, CommentPosted, PostPublished → CompleteOnboardingStep.
  * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched), MissedConnectionResponseAccepted → RecordSocialEncounter.
  * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
+ * - AchievementsSaga: the events that earn achievements (posts, comments, votes, follows, joins, agents, tasks, recipes, ratings,
+ *   referrals, matches, boosts, check-ins, onboarding, upvote rewards) → CountAchievementProgress / ObserveAchievementStat / ObserveLevel;
+ *   AchievementUnlocked, ChallengeRewardClaimed → GrantReward (once per source).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -55,6 +58,7 @@ import { ContestModule } from '../modules/contest/contest.module';
 import { GoalsModule } from '../modules/goals/goals.module';
 import { ProximityModule } from '../modules/proximity/proximity.module';
 import { ReferralsModule } from '../modules/referrals/referrals.module';
+import { AchievementsSaga } from './achievements.saga';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
@@ -77,7 +81,7 @@ import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga, AchievementsSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
