@@ -41,6 +41,8 @@ const OPTIONAL_VIEWER = [
   ...['/marketplace/categories', '/marketplace/listings', '/marketplace/listings/:id', '/marketplace/listings/:id/reviews'],
   // gamification (§15): ratings and trust are public reads; /ratings/:user_id/given is the rater's own
   ...['/ratings/:user_id', '/ratings/:user_id/received', '/ratings/context/:type/:id', '/trust/:user_id'],
+  // challenges (§15): a signed-in caller's progress in each
+  ...['/challenges', '/challenges/:id'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -109,6 +111,10 @@ const OPTIONAL = new Set([
   ].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   // the wallet economy's public reads (social-routes §15)
   ...['/resonance/wallet/:user_id', '/resonance/leaderboard', '/resonance/boosts/:type/:id', '/resonance/breakdown/:user_id'].flatMap((path) =>
+    both(path).map((full) => `GET ${full}`),
+  ),
+  // achievements, seasons and collectibles (social-routes §15): public reads
+  ...['/achievements', '/achievements/:user_id', '/seasons/current', '/seasons/:id/leaderboard', '/seasons/:id/achievements', '/collectibles/:user_id'].flatMap((path) =>
     both(path).map((full) => `GET ${full}`),
   ),
   ...OPTIONAL_VIEWER,
