@@ -63,6 +63,7 @@ module.exports = {
         'restart',
         'security',
         'social-accounts',
+        'social-achievements',
         'social-agents',
         'social-bots-admin',
         'social-encounters',

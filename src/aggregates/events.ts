@@ -26,8 +26,10 @@ import type { ContestEntryEvent } from './contest/contest-entry';
 import type { ContestWindowEvent } from './contest/contest-window';
 import type { ScoringEventEvent } from './contest/scoring-event';
 import type { WalletEvent } from './contest/wallet';
+import type { ChallengeEntryEvent, ChallengeEvent } from './gamification/challenges';
 import type { OnboardingEvent } from './gamification/onboarding';
 import type { RatingEvent } from './gamification/rating';
+import type { UserAchievementsEvent } from './gamification/user-achievements';
 import type { ContentEvent } from './content/content.events';
 import type { FeedSubscriptionEvent } from './content/feed-subscription';
 import type { EncounterEvent } from './encounter/encounter.events';
@@ -96,6 +98,9 @@ export type AnyDomainEvent =
   | FederationNodeEvent
   | RatingEvent
   | OnboardingEvent
+  | UserAchievementsEvent
+  | ChallengeEvent
+  | ChallengeEntryEvent
   | DeviceBindingEvent
   | UserBackupsEvent
   | ExperimentEvent

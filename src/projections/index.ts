@@ -28,7 +28,10 @@ import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
 import { skillsProjection } from './engine/skills.projection';
 import { federationNodesProjection } from './federation/federation-nodes.projection';
+import { achievementsProjection } from './gamification/achievements.projection';
+import { challengesProjection } from './gamification/challenges.projection';
 import { onboardingProjection } from './gamification/onboarding.projection';
+import { seasonStandingsProjection } from './gamification/season-standings.projection';
 import { ratingsProjection } from './gamification/ratings.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
@@ -98,6 +101,9 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   federationNodesProjection,
   ratingsProjection,
   onboardingProjection,
+  achievementsProjection,
+  challengesProjection,
+  seasonStandingsProjection,
   deviceBindingsProjection,
   backupsProjection,
   experimentsProjection,

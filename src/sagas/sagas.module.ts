@@ -21,6 +21,9 @@
  * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
  * - ExperimentPublicationSaga: ExperimentProposed → PublishPost (the linked post, deterministic id) and GrantReward experiment_proposed; ExperimentVoteCast/Revised → GrantReward experiment_voted, experiment_suggestion (§17).
  * - AdRevenueSaga: AdImpressionRecorded → RecordRevenue (stream `ad`), ShareAdRevenue (the node operator's share); AdUnitCompleted → ReleaseAdBudget.
+ * - AchievementsSaga: the events that earn achievements (posts, comments, votes, follows, joins, agents, tasks, recipes, ratings,
+ *   referrals, matches, boosts, check-ins, onboarding, upvote rewards) → CountAchievementProgress / ObserveAchievementStat / ObserveLevel;
+ *   AchievementUnlocked, ChallengeRewardClaimed → GrantReward (once per source).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -59,6 +62,7 @@ import { ProximityModule } from '../modules/proximity/proximity.module';
 import { ReferralsModule } from '../modules/referrals/referrals.module';
 import { AdsModule } from '../modules/ads/ads.module';
 import { AdRevenueSaga } from './ad-revenue.saga';
+import { AchievementsSaga } from './achievements.saga';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
@@ -92,6 +96,7 @@ const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [
   ReferralActivationSaga,
   ExperimentPublicationSaga,
   AdRevenueSaga,
+  AchievementsSaga,
 ];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];

@@ -57,6 +57,8 @@ const OPTIONAL_VIEWER = [
   ...['/ratings/:user_id', '/ratings/:user_id/received', '/ratings/context/:type/:id', '/trust/:user_id'],
   // ads (§16): serving
   '/ads/serve',
+  // challenges (§15): a signed-in caller's progress in each
+  ...['/challenges', '/challenges/:id'],
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -127,6 +129,10 @@ const OPTIONAL = new Set([
   ].flatMap((path) => both(path).map((full) => `GET ${full}`)),
   // the wallet economy's public reads (social-routes §15)
   ...['/resonance/wallet/:user_id', '/resonance/leaderboard', '/resonance/boosts/:type/:id', '/resonance/breakdown/:user_id'].flatMap((path) =>
+    both(path).map((full) => `GET ${full}`),
+  ),
+  // achievements, seasons and collectibles (social-routes §15): public reads
+  ...['/achievements', '/achievements/:user_id', '/seasons/current', '/seasons/:id/leaderboard', '/seasons/:id/achievements', '/collectibles/:user_id'].flatMap((path) =>
     both(path).map((full) => `GET ${full}`),
   ),
   ...OPTIONAL_VIEWER,

@@ -248,8 +248,8 @@ describe('posts, votes and comments over HTTP', () => {
       await settled(t);
       const rewards = async (userId: string) =>
         (await t.app.get<EventStore>(EVENT_STORE).readStream(`wallet-${userId}`))
-          // the action table's rewards; onboarding pays its steps (first_post…) into the same wallet
-          .filter((e) => e.type === 'RewardGranted' && !String(e.data.action).startsWith('onboarding'))
+          // the action table's rewards; onboarding pays its steps (first_post…) and achievements their rewards into the same wallet
+          .filter((e) => e.type === 'RewardGranted' && !String(e.data.action).startsWith('onboarding') && e.data.action !== 'achievement')
           .map((e) => e.data.action);
       expect((await rewards(author.id)).sort()).toEqual(['create_post', 'upvote_received']);
       expect(await rewards(bob.id)).toContain('create_comment');

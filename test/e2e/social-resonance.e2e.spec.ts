@@ -93,21 +93,24 @@ describe('the wallet economy over HTTP', () => {
     expect([first.status, first.body.data]).toEqual([200, { streak_days: 1, streak_best: 1, spark_bonus: 1, xp_bonus: 5 }]);
     const again = await t.request('POST', `${R}/daily-checkin`, { token: carol.token });
     expect(again.body.data).toEqual({ streak_days: 1, already_checked_in: true });
+    await settled(t);
     const wallet = (await get(carol, '/wallet')).body.data;
-    expect([wallet.spark, wallet.xp, wallet.streak_days, wallet.last_active_date]).toEqual([1, 5, 1, new Date().toISOString().slice(0, 10)]);
+    // the bonus once, and the first_checkin achievement (5 spark, 10 XP)
+    expect([wallet.spark, wallet.xp, wallet.streak_days, wallet.last_active_date]).toEqual([1 + 5, 5 + 10, 1, new Date().toISOString().slice(0, 10)]);
     expect((await get(carol, '/streak')).body.data).toEqual({ streak_days: 1, streak_best: 1, last_active_date: wallet.last_active_date });
   });
 
   it('given XP, when reading level-info, then the level from the formula with all the titles', async () => {
     const res = await get(bob, '/level-info');
-    expect(res.body.data).toMatchObject({ level: 1, title: 'Newcomer', xp: 15, xp_next: 100, progress_pct: 15 });
+    // 3 comments (5 XP each) and the first_comment achievement (10 XP)
+    expect(res.body.data).toMatchObject({ level: 1, title: 'Newcomer', xp: 25, xp_next: 100, progress_pct: 25 });
     expect(res.body.data.all_titles).toHaveLength(11);
   });
 
-  it('given 11 spark (three comments, the first_comment step), when boosting with 12, then 400 Insufficient Spark (have 11) and nothing spent', async () => {
-    const res = await boost(bob, { target_type: 'post', target_id: postId, spark_amount: 12 });
-    expect([res.status, res.body.error]).toEqual([400, 'Insufficient Spark (have 11)']);
-    expect((await get(bob, '/wallet')).body.data.spark).toBe(11);
+  it('given 16 spark (three comments, the first_comment step and achievement), when boosting with 17, then 400 Insufficient Spark (have 16) and nothing spent', async () => {
+    const res = await boost(bob, { target_type: 'post', target_id: postId, spark_amount: 17 });
+    expect([res.status, res.body.error]).toEqual([400, 'Insufficient Spark (have 16)']);
+    expect((await get(bob, '/wallet')).body.data.spark).toBe(16);
   });
 
   it.each([
@@ -126,8 +129,11 @@ describe('the wallet economy over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ user_id: bob.id, target_type: 'post', target_id: postId, spark_spent: 4, boost_multiplier: 1.04 });
     expect(Date.parse(res.body.data.expires_at) - Date.parse(res.body.data.created_at)).toBe(4 * 3600_000);
-    expect((await get(bob, '/wallet')).body.data).toMatchObject({ spark: 7, spark_lifetime: 11 });
-    expect((await get(bob, '/transactions?currency=spark&limit=1')).body.data[0]).toMatchObject({ amount: -4, balance_after: 7, source_type: 'boost', source_id: res.body.data.id });
+    await settled(t);
+    // 16 − 4, and the first_boost achievement's 5 spark
+    expect((await get(bob, '/wallet')).body.data).toMatchObject({ spark: 17, spark_lifetime: 21 });
+    const ledger = (await get(bob, '/transactions?currency=spark&limit=2')).body.data as { source_type: string }[];
+    expect(ledger.find((row) => row.source_type === 'boost')).toMatchObject({ amount: -4, balance_after: 12, source_type: 'boost', source_id: res.body.data.id });
     expect((await get(null, `/boosts/post/${postId}`)).body.data).toEqual([res.body.data]);
     expect((await t.request('GET', `${P}/posts/${postId}`)).body.data.boost_score).toBe(1.04);
   });
@@ -135,9 +141,11 @@ describe('the wallet economy over HTTP', () => {
   it('given a wallet whose spark covers 5 boosts of 3, when 20 boosts run at once, then exactly 5 succeed, the rest 400, and the ledger adds up', async () => {
     const dave = await register();
     for (let i = 0; i < 6; i++) await t.request('POST', `${P}/posts/${postId}/comments`, { token: dave.token, body: { content: `d${i}` } });
+    // a first boost earns the first_boost achievement: paid before the race, so nothing arrives during it
+    expect((await boost(dave, { target_type: 'post', target_id: postId, spark_amount: 3 })).status).toBe(200);
     await settled(t);
     const before = (await get(dave, '/wallet')).body.data.spark;
-    expect(before).toBe(6 * 2 + 5); // six comments, and the first_comment onboarding step
+    expect(before).toBe(6 * 2 + 5 + 5 - 3 + 5); // six comments, the first_comment onboarding step and achievement, the first boost and its achievement
     const results = await Promise.all(Array.from({ length: 20 }, () => boost(dave, { target_type: 'post', target_id: postId, spark_amount: 3 })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(Math.floor(before / 3));
@@ -167,8 +175,9 @@ describe('the wallet economy over HTTP', () => {
   it('given rewards and a boost, when reading the breakdown, then the wallet and per source type the rows and their sum', async () => {
     const res = await get(null, `/breakdown/${bob.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ user_id: bob.id, spark: 7 });
-    expect(res.body.data.sources).toEqual({ create_comment: { count: 6, total: 21 }, onboarding_step: { count: 1, total: 5 }, boost: { count: 1, total: -4 } });
+    expect(res.body.data).toMatchObject({ user_id: bob.id, spark: 17 });
+    // the first_comment and first_boost achievements pay 5 spark and 10 XP each: two rows each
+    expect(res.body.data.sources).toEqual({ create_comment: { count: 6, total: 21 }, onboarding_step: { count: 1, total: 5 }, achievement: { count: 4, total: 30 }, boost: { count: 1, total: -4 } });
   });
 
   it('given a region nobody is in, when reading the leaderboard of it, then an empty page', async () => {
@@ -194,7 +203,8 @@ describe('the wallet economy over HTTP', () => {
       later(3 * DAY);
       const fourth = await t.request('POST', `${R}/daily-checkin`, { token: erin.token });
       expect(fourth.body.data).toEqual({ streak_days: 1, streak_best: 2, spark_bonus: 1, xp_bonus: 5 });
-      expect((await get(erin, '/wallet')).body.data).toMatchObject({ spark: 4, xp: 20, streak_days: 1, streak_best: 2 });
+      // the bonuses (spark 4, XP 20) and the first_checkin achievement (spark 5, XP 10)
+      expect((await get(erin, '/wallet')).body.data).toMatchObject({ spark: 9, xp: 30, streak_days: 1, streak_best: 2 });
     });
 
     it("given boosts of 3 and 4 spark, when 4 hours and a minute have passed, then the target's boosts list none", async () => {

@@ -129,6 +129,9 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   // §15 ratings (the given ones are the rater's own), onboarding
   ...users('user', 'POST /ratings', 'GET /onboarding/progress', 'POST /onboarding/complete-step', 'POST /onboarding/dismiss', 'GET /onboarding/suggestion'),
   { route: 'GET /ratings/:user_id/given', level: 'self', target: 'user' },
+  // §15 achievements and challenges: the caller's own showcase and progress; admins add challenges (an addition)
+  ...users('user', 'POST /achievements/:achievement_id/showcase', 'POST /challenges/:id/progress', 'POST /challenges/:id/claim'),
+  { route: 'POST /challenges', level: 'admin', body: { title: 'Admin challenge', ends_at: '2999-01-01T00:00:00Z' } },
   // §14 referrals and share links: the caller's own code, referral and stats
   ...users('user', 'GET /referral/code', 'POST /referral/use', 'GET /referral/stats', 'POST /share/generate-link'),
   // §16 ads: create, list one's own, views and clicks by any user; an ad's analytics and deletion are its advertiser's (or an admin's), 404 to others
