@@ -89,6 +89,11 @@ const OPEN = new Set([
   ...both('/bots/register').map((path) => `POST ${path}`),
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
+  // §20: the witness judges the requester's signature in the body ({witnessed: false} otherwise); public reads; the registry's reads (the matrix runs a registry)
+  ...both('/integrity/witness-impression').map((path) => `POST ${path}`),
+  ...['/integrity/peer-stats', '/integrity/guardrail-hash', '/integrity/expected-hash', '/integrity/trusted-keys', '/integrity/audit-coverage', '/integrity/dashboard', '/integrity/boot-status']
+    .flatMap(both)
+    .map((path) => `GET ${path}`),
 ]);
 
 /**
@@ -134,6 +139,8 @@ const NODE_SIGNED = new Set([
   // federation: a node registers signing with the key it registers; approved nodes read the log
   ...both('/federation/nodes/register').map((path) => `POST ${path}`),
   ...both('/federation/log').map((path) => `GET ${path}`),
+  // §20: a node registers with the registry signing with the key it registers
+  ...both('/integrity/register-node').map((path) => `POST ${path}`),
 ]);
 
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
@@ -165,7 +172,7 @@ describe('the auth matrix of every route', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
+    t = await startTestApp({ SVC_ADMIN_USERS: ADMIN, INTEGRITY_REGISTRY: '1' });
     routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
     document = (await t.request('GET', '/docs-json')).body;
     users.admin = await register(ADMIN);

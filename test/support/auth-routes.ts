@@ -136,6 +136,10 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   // §19 federation, §20 audit and integrity
   ...users('admin', 'GET /federation/nodes', 'POST /federation/nodes/:id/approve'),
   ...users('admin', 'GET /audit/verify', 'GET /audit/events', 'GET /audit/digest', 'GET /integrity/challenges', 'POST /integrity/challenges', 'POST /integrity/node/:id/ban'),
+  // §20 alerts and audits: admins (the original leaves them unguarded); the audit views: any user, who sees only their own
+  ...users('admin', 'GET /integrity/alerts', 'PATCH /integrity/alerts/:id', 'POST /integrity/node/:id/audit'),
+  ...users('user', 'GET /audit/agents', 'GET /audit/agents/:id/timeline', 'GET /audit/agents/:id/conversations', 'GET /audit/agents/:id/thinking'),
+  ...users('user', 'GET /audit/daemon/activity', 'GET /audit/daemon/goals', 'GET /audit/compute/nodes', 'GET /audit/compute/usage', 'GET /audit/compute/routing'),
 ];
 
 /** The node's other protected routes (SPEC §4, §5): full paths. */
