@@ -7,6 +7,7 @@ import { AccountsModule } from './modules/accounts/accounts.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { FederationModule } from './modules/federation/federation.module';
+import { FleetModule } from './modules/fleet/fleet.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
 import { SocialModule } from './modules/social/social.module';
 import { ProximityModule } from './modules/proximity/proximity.module';
@@ -56,6 +57,7 @@ export class AppModule {
         AuditModule,
         IntegrityModule,
         FederationModule,
+        FleetModule,
         ContentModule,
         SocialModule,
         ProximityModule,

@@ -94,6 +94,11 @@ const OPEN = new Set([
   ...['/integrity/peer-stats', '/integrity/guardrail-hash', '/integrity/expected-hash', '/integrity/trusted-keys', '/integrity/audit-coverage', '/integrity/dashboard', '/integrity/boot-status']
     .flatMap(both)
     .map((path) => `GET ${path}`),
+  // §18: update approval, the hierarchy's public reads and the upgrade (trust from the master key's signature in the body)
+  ...['/fleet/update-approved', '/hierarchy/regions', '/hierarchy/region/:id/health', '/hierarchy/node/:id/assignment', '/hierarchy/tier-info', '/hierarchy/upgrade-challenge']
+    .flatMap(both)
+    .map((path) => `GET ${path}`),
+  ...both('/hierarchy/verify-upgrade').map((path) => `POST ${path}`),
 ]);
 
 /**
@@ -141,6 +146,11 @@ const NODE_SIGNED = new Set([
   ...both('/federation/log').map((path) => `GET ${path}`),
   // §20: a node registers with the registry signing with the key it registers
   ...both('/integrity/register-node').map((path) => `POST ${path}`),
+  // §18: the hierarchy between nodes (a local node registers signing with the key it registers)
+  ...['/hierarchy/promote', '/hierarchy/demote', '/hierarchy/register-regional', '/hierarchy/register-local', '/hierarchy/assign-region', '/hierarchy/switch-region', '/hierarchy/report-capacity']
+    .flatMap(both)
+    .map((path) => `POST ${path}`),
+  ...both('/hierarchy/inventory').map((path) => `GET ${path}`),
 ]);
 
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;

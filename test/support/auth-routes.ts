@@ -159,6 +159,9 @@ export const OTHER_PROTECTED: ProtectedRoute[] = [
   ...users('moderator', 'GET /api/settings/compute', 'PUT /api/settings/compute', 'GET /api/settings/compute/provider', 'POST /api/settings/compute/provider/served'),
   ...users('moderator', 'POST /api/settings/compute/provider/settlements', 'GET /api/revenue/dashboard', 'POST /api/hive/contest/events', 'GET /a2a/peers'),
   ...users('admin', 'POST /api/settings/compute/provider/settlements/:id/complete', 'POST /api/revenue/records'),
+  // social-routes §18 provision records: admins (the original leaves them open)
+  ...users('admin', 'POST /api/provision/deploy', 'GET /api/provision/nodes', 'GET /api/provision/nodes/:id', 'DELETE /api/provision/nodes/:id'),
+  ...users('admin', 'POST /api/provision/update/:id', 'POST /api/provision/scan', 'POST /api/provision/preflight'),
 ];
 
 /**
