@@ -142,10 +142,10 @@ describe('the hierarchy on a central node', () => {
       expect(new Set(results.map((r) => r.body.node.id)).size).toBe(3);
     });
 
-    it('given a scan, then 501 with the reason; a preflight runs nothing and says so', async () => {
+    it('given a scan, then nothing is scanned and the reply says so; a preflight runs nothing and says so', async () => {
       const scan = await t.request('POST', '/api/provision/scan', { token: admin.token, body: { subnet: '10.0.0.0/24' } });
-      expect(scan.status).toBe(501);
-      expect(scan.body.error).toMatch(/runs no commands/);
+      expect(scan.body).toMatchObject({ count: 0, targets: [], subnet: '10.0.0.0/24', scanned: false, message: expect.stringMatching(/runs no commands/) });
+      expect((await t.request('POST', '/api/provision/scan', { token: admin.token, body: { subnet: '10.0.0.0/24; ls' } })).status).toBe(400);
       const preflight = await t.request('POST', '/api/provision/preflight', { token: admin.token, body: { target_host: 'node7.lan' } });
       expect(preflight.body).toMatchObject({ executed: false, ready: false });
     });

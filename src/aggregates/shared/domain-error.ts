@@ -14,7 +14,6 @@ export type DomainErrorKind =
   | 'too_large' // 413
   | 'rate_limited' // 429
   | 'internal' // 500: the service failed where the contract names the failure (e.g. `draft_failed`)
-  | 'not_implemented' // 501: the route exists but this service deliberately does not do it (e.g. network scans)
   | 'unavailable'; // 503: the write or read cannot be served now; retrying later can succeed
 
 export interface DomainErrorOptions {

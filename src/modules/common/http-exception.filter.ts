@@ -27,7 +27,6 @@ const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
   too_large: 413,
   rate_limited: 429,
   internal: 500,
-  not_implemented: 501,
   unavailable: 503,
 };
 

@@ -88,3 +88,4 @@ export const PREFLIGHT = obj({
   checks: list(obj({ check: str(), passed: orNull(bool()), detail: str() })),
 });
 export const DECOMMISSIONED = obj({ success: { const: true }, message: str() });
+export const SCAN_RESULT = obj({ count: { const: 0 }, targets: list(str(), { maxItems: 0 }), subnet: orNull(str()), scanned: { const: false }, message: str() });

@@ -161,3 +161,12 @@ export function provisionId(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw new DomainError('not_found', 'Node not found');
   return Number(raw);
 }
+
+const SUBNET = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
+export const SCAN_SCHEMA: JsonSchema = { type: 'object', properties: { subnet: { type: 'string', pattern: SUBNET.source } } };
+export function scanSubnet(raw: unknown): string | null {
+  const subnet = record(raw).subnet ?? null;
+  if (subnet === null || subnet === '') return null;
+  if (typeof subnet !== 'string' || !SUBNET.test(subnet)) throw invalid('subnet must be an IPv4 CIDR such as 192.168.1.0/24');
+  return subnet;
+}

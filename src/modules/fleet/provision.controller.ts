@@ -3,7 +3,7 @@
  * (the original leaves these open). This service never runs a command on
  * another machine: a deploy or an update records the request and its plan
  * (argument arrays, never a shell string built from request text) for an
- * operator or an external runner; scanning answers 501; a preflight checks
+ * operator or an external runner; a scan scans nothing and says so; a preflight checks
  * what can be checked without running anything and says so.
  */
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
@@ -17,8 +17,8 @@ import { PathParam, ReadBody, Refusal, Reply } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
 import { DecommissionProvisionedNode, PlanProvisionUpdate, RecordDeploy } from './fleet.commands';
 import { FleetQueries } from './fleet.queries';
-import { DECOMMISSIONED, DEPLOY_RESULT, PREFLIGHT, PROVISION_NODES, PROVISION_RECORD } from './fleet.replies';
-import { DEPLOY_SCHEMA, deployRequest, PREFLIGHT_SCHEMA, provisionId } from './fleet.requests';
+import { DECOMMISSIONED, DEPLOY_RESULT, PREFLIGHT, PROVISION_NODES, PROVISION_RECORD, SCAN_RESULT } from './fleet.replies';
+import { DEPLOY_SCHEMA, deployRequest, PREFLIGHT_SCHEMA, provisionId, SCAN_SCHEMA, scanSubnet } from './fleet.requests';
 
 export const NOT_EXECUTED = 'Recorded and planned; this service runs no commands on other machines: carry the plan out with your own tooling';
 export const SCAN_UNSUPPORTED = 'Network scanning is not supported: this service runs no commands on the network. Record known hosts with POST /api/provision/deploy';
@@ -85,11 +85,14 @@ export class ProvisionController {
     return { success: true as const, executed: false as const, message: NOT_EXECUTED, node: await this.record(id), plan };
   }
 
+  /** Honest and empty: nothing is scanned (`scanned: false`), so `count: 0` says nothing about the subnet. */
   @Post('scan')
-  @HttpCode(501)
-  @Refusal(501, SCAN_UNSUPPORTED)
-  scan(): never {
-    throw new DomainError('not_implemented', SCAN_UNSUPPORTED);
+  @HttpCode(200)
+  @ReadBody(SCAN_SCHEMA)
+  @Reply(200, SCAN_RESULT, 'nothing is scanned: `scanned: false`, no targets, and why')
+  @Refusal(400, 'a subnet that is not an IPv4 CIDR')
+  scan(@Body() body: unknown) {
+    return { count: 0, targets: [], subnet: scanSubnet(body), scanned: false as const, message: SCAN_UNSUPPORTED };
   }
 
   @Post('preflight')
