@@ -9,7 +9,7 @@ const metered = (usage_id: string, at: string) =>
     { streamId: `apiUsage-${usage_id}` },
   );
 
-describe('apiKeyUsage projection', () => {
+describe('apiUsageByKey projection', () => {
   it('given two calls on one day, replayed, then the day counts them once each', async () => {
     const store = new EmbeddedReadStore({ file: null });
     const a = metered('a', '2026-12-07T10:00:00.000Z');

@@ -1,5 +1,5 @@
 /**
- * `apiKeyUsage`: what each API key used of the OpenAI-compatible API per
+ * `apiUsageByKey`: what each API key used of the OpenAI-compatible API per
  * UTC day (`api_key_usage`, `_id` `<key id>:<YYYY-MM-DD>`), from
  * `ApiUsageMetered`: requests, prompt and completion tokens, the amount in
  * cents. GET /audit/compute/usage sums the days asked for.
@@ -21,7 +21,7 @@ export interface ApiKeyUsageDoc extends Doc {
 }
 
 export const apiKeyUsageProjection = defineProjection({
-  name: 'apiKeyUsage',
+  name: 'apiUsageByKey',
   version: 1,
   collections: [API_KEY_USAGE],
   indexes: [{ collection: API_KEY_USAGE, spec: { keys: { user_id: 1, day: 1 } } }, { collection: API_KEY_USAGE, spec: { keys: { day: 1 } } }],
