@@ -8,6 +8,7 @@ import { AdsModule } from './modules/ads/ads.module';
 import { AgentsModule } from './modules/agents/agents.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { FederationModule } from './modules/federation/federation.module';
+import { FleetModule } from './modules/fleet/fleet.module';
 import { IntegrityModule } from './modules/integrity/integrity.module';
 import { SocialModule } from './modules/social/social.module';
 import { ProximityModule } from './modules/proximity/proximity.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AuditModule,
         IntegrityModule,
         FederationModule,
+        FleetModule,
         ContentModule,
         SocialModule,
         ProximityModule,

@@ -42,6 +42,9 @@ import type { GoalEvent } from './goals/goal';
 import type { ListingEvent } from './marketplace/listing';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
 import type { NodeStandingEvent } from './integrity/node-standing';
+import type { RegistryNodeEvent } from './integrity/registry-node';
+import type { FleetNodeEvent } from './fleet/fleet-node';
+import type { ProvisioningEvent } from './fleet/provisioning';
 import type { MissedConnectionEvent } from './proximity/missed-connections';
 import type { ProximityPairEvent } from './proximity/proximity-pair';
 import type { SocialEncounterEvent } from './proximity/social-encounter';
@@ -80,6 +83,9 @@ export type AnyDomainEvent =
   | BotMessageEvent
   | IntegrityChallengeEvent
   | NodeStandingEvent
+  | RegistryNodeEvent
+  | FleetNodeEvent
+  | ProvisioningEvent
   | ContentEvent
   | FeedSubscriptionEvent
   | ListingEvent

@@ -36,6 +36,11 @@ import { ratingsProjection } from './gamification/ratings.projection';
 import { goalsProjection } from './goals/goals.projection';
 import { integrityChallengesProjection } from './integrity/integrity-challenges.projection';
 import { nodeStandingsProjection } from './integrity/node-standings.projection';
+import { integrityAlertsProjection } from './integrity/integrity-alerts.projection';
+import { registryNodesProjection } from './integrity/registry-nodes.projection';
+import { fleetNodesProjection } from './fleet/fleet-nodes.projection';
+import { provisionedNodesProjection } from './fleet/provisioned-nodes.projection';
+import { apiKeyUsageProjection } from './compute/api-key-usage.projection';
 import { commentsProjection } from './content/comments.projection';
 import { communitiesProjection } from './content/communities.projection';
 import { feedSubscriptionsProjection } from './content/feed-subscriptions.projection';
@@ -76,6 +81,11 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   a2aTasksProjection,
   integrityChallengesProjection,
   nodeStandingsProjection,
+  integrityAlertsProjection,
+  registryNodesProjection,
+  fleetNodesProjection,
+  provisionedNodesProjection,
+  apiKeyUsageProjection,
   postsProjection,
   votesProjection,
   commentsProjection,

@@ -109,6 +109,16 @@ const OPEN = new Set([
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
   // thought experiments (§17): open reads, and the body-id routes of a flat node (a sent credential must be valid: tested below)
   ...[...EXPERIMENT_READS, ...BODY_ID_ROUTES].flatMap(socialKeys),
+  // §20: the witness judges the requester's signature in the body ({witnessed: false} otherwise); public reads; the registry's reads (the matrix runs a registry)
+  ...both('/integrity/witness-impression').map((path) => `POST ${path}`),
+  ...['/integrity/peer-stats', '/integrity/guardrail-hash', '/integrity/expected-hash', '/integrity/trusted-keys', '/integrity/audit-coverage', '/integrity/dashboard', '/integrity/boot-status']
+    .flatMap(both)
+    .map((path) => `GET ${path}`),
+  // §18: update approval, the hierarchy's public reads and the upgrade (trust from the master key's signature in the body)
+  ...['/fleet/update-approved', '/hierarchy/regions', '/hierarchy/region/:id/health', '/hierarchy/node/:id/assignment', '/hierarchy/tier-info', '/hierarchy/upgrade-challenge']
+    .flatMap(both)
+    .map((path) => `GET ${path}`),
+  ...both('/hierarchy/verify-upgrade').map((path) => `POST ${path}`),
 ]);
 
 /**
@@ -158,6 +168,13 @@ const NODE_SIGNED = new Set([
   // federation: a node registers signing with the key it registers; approved nodes read the log
   ...both('/federation/nodes/register').map((path) => `POST ${path}`),
   ...both('/federation/log').map((path) => `GET ${path}`),
+  // §20: a node registers with the registry signing with the key it registers
+  ...both('/integrity/register-node').map((path) => `POST ${path}`),
+  // §18: the hierarchy between nodes (a local node registers signing with the key it registers)
+  ...['/hierarchy/promote', '/hierarchy/demote', '/hierarchy/register-regional', '/hierarchy/register-local', '/hierarchy/assign-region', '/hierarchy/switch-region', '/hierarchy/report-capacity']
+    .flatMap(both)
+    .map((path) => `POST ${path}`),
+  ...both('/hierarchy/inventory').map((path) => `GET ${path}`),
 ]);
 
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
@@ -189,7 +206,7 @@ describe('the auth matrix of every route', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
+    t = await startTestApp({ SVC_ADMIN_USERS: ADMIN, INTEGRITY_REGISTRY: '1' });
     routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
     document = (await t.request('GET', '/docs-json')).body;
     users.admin = await register(ADMIN);

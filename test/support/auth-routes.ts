@@ -145,6 +145,10 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   // §19 federation, §20 audit and integrity
   ...users('admin', 'GET /federation/nodes', 'POST /federation/nodes/:id/approve'),
   ...users('admin', 'GET /audit/verify', 'GET /audit/events', 'GET /audit/digest', 'GET /integrity/challenges', 'POST /integrity/challenges', 'POST /integrity/node/:id/ban'),
+  // §20 alerts and audits: admins (the original leaves them unguarded); the audit views: any user, who sees only their own
+  ...users('admin', 'GET /integrity/alerts', 'PATCH /integrity/alerts/:id', 'POST /integrity/node/:id/audit'),
+  ...users('user', 'GET /audit/agents', 'GET /audit/agents/:id/timeline', 'GET /audit/agents/:id/conversations', 'GET /audit/agents/:id/thinking'),
+  ...users('user', 'GET /audit/daemon/activity', 'GET /audit/daemon/goals', 'GET /audit/compute/nodes', 'GET /audit/compute/usage', 'GET /audit/compute/routing'),
 ];
 
 /**
@@ -185,6 +189,9 @@ export const OTHER_PROTECTED: ProtectedRoute[] = [
   ...users('moderator', 'GET /api/settings/compute', 'PUT /api/settings/compute', 'GET /api/settings/compute/provider', 'POST /api/settings/compute/provider/served'),
   ...users('moderator', 'POST /api/settings/compute/provider/settlements', 'GET /api/revenue/dashboard', 'POST /api/hive/contest/events', 'GET /a2a/peers'),
   ...users('admin', 'POST /api/settings/compute/provider/settlements/:id/complete', 'POST /api/revenue/records'),
+  // social-routes §18 provision records: admins (the original leaves them open)
+  ...users('admin', 'POST /api/provision/deploy', 'GET /api/provision/nodes', 'GET /api/provision/nodes/:id', 'DELETE /api/provision/nodes/:id'),
+  ...users('admin', 'POST /api/provision/update/:id', 'POST /api/provision/scan', 'POST /api/provision/preflight'),
 ];
 
 /**

@@ -4,10 +4,12 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { AuditController } from './audit.controller';
 import { AuditQueries } from './audit.queries';
+import { AuditViewsController } from './audit-views.controller';
+import { AuditViewsQueries } from './audit-views.queries';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [AuditController],
-  providers: [AuditQueries],
+  controllers: [AuditController, AuditViewsController],
+  providers: [AuditQueries, AuditViewsQueries],
 })
 export class AuditModule {}

@@ -1,7 +1,7 @@
 /** Commands of the integrity context, dispatched on the @nestjs/cqrs CommandBus. */
 import type { CommandInput } from '../../aggregates/shared/decider';
 import type { IntegrityChallengeCommand } from '../../aggregates/integrity/integrity-challenge';
-import type { NodeStandingCommand } from '../../aggregates/integrity/node-standing';
+import type { AlertStatus, NodeStandingCommand } from '../../aggregates/integrity/node-standing';
 import type { IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
 import { DomainCommand } from '../common/domain-command';
 
@@ -21,4 +21,39 @@ export class EvaluateChallengeResponse extends DomainCommand<
 > {}
 
 /** Bans another node or lifts its ban (an admin's); the reply says what the node's standing is now. */
-export class ChangeNodeStanding extends DomainCommand<Omit<NodeStandingCommand, 'kind'> & { action: NodeStandingCommand['kind'] }, { banned: boolean }> {}
+type BanCommand = Extract<NodeStandingCommand, { kind: 'ban' | 'unban' }>;
+export class ChangeNodeStanding extends DomainCommand<Omit<BanCommand, 'kind'> & { action: BanCommand['kind'] }, { banned: boolean }> {}
+
+/** An alert as GET /integrity/alerts lists it (social-routes §20). */
+export interface AlertRecord {
+  id: string;
+  node_id: string;
+  alert_type: string;
+  severity: string;
+  description: string;
+  evidence: Record<string, unknown>;
+  fraud_score_delta: number;
+  status: string;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+}
+
+export interface AuditOutcome {
+  node_id: string;
+  fraud_score: number;
+  fraud_score_before: number;
+  decay: number;
+  banned: boolean;
+  alerts: AlertRecord[];
+  audited_at: string;
+}
+
+/** An admin runs one audit round against a node (findings from this node's records; §20's decay and ban rule in the decider). */
+export class AuditNode extends DomainCommand<{ nodeId: string; by: string }, AuditOutcome> {}
+
+/** An admin reviews an alert (a new status). */
+export class ReviewIntegrityAlert extends DomainCommand<{ alertId: string; status: AlertStatus; by: string }, AlertRecord> {}
+
+/** A node registers with this registry (signed by the key it registers). */
+export class RegisterRegistryNode extends DomainCommand<{ nodeId: string; publicKey: string; codeHash: string | null; version: string | null }, { registered: boolean; code_hash_matches: boolean | null }> {}

@@ -12,13 +12,19 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { ChangeNodeStandingHandler, EvaluateChallengeResponseHandler, IssueIntegrityChallengeHandler } from './integrity.handlers';
 import { IntegrityController } from './integrity.controller';
+import { IntegrityOversightController } from './integrity-oversight.controller';
+import { AuditNodeHandler, RegisterRegistryNodeHandler, ReviewIntegrityAlertHandler } from './integrity-oversight.handlers';
+import { IntegrityOversightQueries } from './integrity-oversight.queries';
+import { RegistryOnlyGuard } from './registry-only.guard';
+import { ImpressionWitness } from './witness.service';
+import { SelfSignedRegistrationGuard } from '../federation/self-signed.guard';
 import { IntegrityQueries } from './integrity.queries';
 import { ConfiguredNodeKeys } from './node-keys';
 import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-signature.guard';
 
 @Module({
   imports: [CommonModule, AccountsModule],
-  controllers: [IntegrityController],
+  controllers: [IntegrityController, IntegrityOversightController],
   providers: [
     { provide: NODE_KEY_DIRECTORY, useFactory: (config: AppConfig, key: NodeKey, readStore: ReadStore) => new ConfiguredNodeKeys(config, key, readStore), inject: [APP_CONFIG, NodeKey, READ_STORE] },
     { provide: NONCE_STORE, useFactory: (readStore: ReadStore) => new ReadStoreNonceStore(readStore), inject: [READ_STORE] },
@@ -27,7 +33,14 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
     IssueIntegrityChallengeHandler,
     EvaluateChallengeResponseHandler,
     ChangeNodeStandingHandler,
+    IntegrityOversightQueries,
+    ImpressionWitness,
+    RegistryOnlyGuard,
+    SelfSignedRegistrationGuard,
+    AuditNodeHandler,
+    ReviewIntegrityAlertHandler,
+    RegisterRegistryNodeHandler,
   ],
-  exports: [NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard],
+  exports: [NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard, IntegrityQueries, IntegrityOversightQueries],
 })
 export class IntegrityModule {}

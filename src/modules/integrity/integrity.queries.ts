@@ -72,8 +72,15 @@ export class IntegrityQueries {
     return { success: true, response, signature: this.key.sign(canonicalJson(response)) };
   }
 
+  /** The code hash a registry expects for `version`: configured (INTEGRITY_EXPECTED_HASHES), else its own for its own version, else null. */
+  async expectedHash(version: string): Promise<string | null> {
+    const configured = this.config.integrity.expectedHashes[version];
+    if (configured) return configured;
+    return version === this.config.version ? this.runningCodeHash() : null;
+  }
+
   /** Computed once per process: the code does not change while it runs. */
-  private runningCodeHash(): Promise<string> {
+  runningCodeHash(): Promise<string> {
     this.codeHash ??= codeHash(RUNNING_CODE_ROOT);
     return this.codeHash;
   }
