@@ -24,6 +24,7 @@
  * - AchievementsSaga: the events that earn achievements (posts, comments, votes, follows, joins, agents, tasks, recipes, ratings,
  *   referrals, matches, boosts, check-ins, onboarding, upvote rewards) → CountAchievementProgress / ObserveAchievementStat / ObserveLevel;
  *   AchievementUnlocked, ChallengeRewardClaimed → GrantReward (once per source).
+ * - BackupErasureSaga: UserAnonymized → EraseUserBackups (the metadata forgotten, the files deleted).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -64,6 +65,7 @@ import { AdsModule } from '../modules/ads/ads.module';
 import { AdRevenueSaga } from './ad-revenue.saga';
 import { AchievementsSaga } from './achievements.saga';
 import { AgentEvolutionSaga } from './agent-evolution.saga';
+import { BackupErasureSaga } from './backup-erasure.saga';
 import { ContestScoringSaga } from './contest-scoring.saga';
 import { EncounterRecordingSaga } from './encounter-recording.saga';
 import { OnboardingSaga } from './onboarding.saga';
@@ -97,6 +99,7 @@ const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [
   ExperimentPublicationSaga,
   AdRevenueSaga,
   AchievementsSaga,
+  BackupErasureSaga,
 ];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];

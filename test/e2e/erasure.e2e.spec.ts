@@ -6,7 +6,7 @@
  * no decrypted read of the log and no byte of the event file holds their
  * e-mail address, texts or coordinates, while the other user's data stays.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PERSONAL_DATA } from '../../src/aggregates/personal-data';
 import { projectionsDigest } from '../../src/cli/projections-digest';
@@ -69,6 +69,7 @@ describe('erasure by crypto-shredding', () => {
     expect((await post(t, erased, '/icebreaker/approve', { match_id: matchId, text: secrets.icebreaker })).status).toBe(200);
     const chat = await t.request('POST', '/chat', { token: erased.token, body: { user_id: erased.id, prompt_id: 'p1', prompt: secrets.prompt, casual_conv: true } });
     expect(chat.status).toBe(200);
+    expect((await as(erased, 'POST', '/sync/backup', { passphrase: 'a long passphrase' })).status).toBe(201);
     await settled(t);
   });
   afterAll(async () => t?.close());
@@ -96,6 +97,12 @@ describe('erasure by crypto-shredding', () => {
       const snapshot = JSON.stringify(await readModelSnapshotOf(t));
       expect(leaks(snapshot)).toEqual([]);
       expect(snapshot).toContain(keptText);
+    });
+
+    it('then their backups are forgotten and their files deleted', async () => {
+      expect((await t.request('GET', `${P}/sync/backup/metadata`, { token: kept.token })).status).toBe(200);
+      expect(await t.app.get<ReadStore>(READ_STORE).collection('backups').find({ user_id: erased.id })).toEqual([]);
+      expect(existsSync(join(dataDir, 'backups', erased.id))).toBe(false);
     });
 
     it('then a decrypted read of the whole log holds none of it', async () => {

@@ -17,6 +17,15 @@ const record = (backupId: string): UserBackupsCommand => ({ kind: 'record', meta
 const restored = { profile: false, posts: 1, comments: 0, votes: 0 };
 
 describe('user backups', () => {
+  it('given two backups, when the account is erased, then BackupsErased names both, and after it there is nothing to restore', () => {
+    given(...history(record('bk_1'), record('bk_2')))
+      .when({ kind: 'erase', userId: 'ann' })
+      .then({ type: 'BackupsErased', data: { user_id: 'ann', backup_ids: ['bk_1', 'bk_2'], at: t0.toISOString() } });
+    expect(() => backupToRestore(after(record('bk_1'), { kind: 'erase', userId: 'ann' }), null)).toThrow(NO_BACKUPS);
+  });
+
+  it('given no backups, when the account is erased, then nothing', () => given().when({ kind: 'erase', userId: 'ann' }).thenNothing());
+
   it('given no backups, when one is recorded, then BackupCreated carries its metadata and time', () =>
     given().when(record('bk_1')).then({ type: 'BackupCreated', data: { ...metadata('bk_1'), created_at: t0.toISOString() } }));
 

@@ -43,7 +43,9 @@ export interface RestoreCounts {
 
 export type UserBackupsEvent =
   | { type: 'BackupCreated'; data: BackupMetadata }
-  | { type: 'BackupRestored'; data: RestoreCounts & { backup_id: string; user_id: string; at: string } };
+  | { type: 'BackupRestored'; data: RestoreCounts & { backup_id: string; user_id: string; at: string } }
+  /** the user's account was erased: their backups are forgotten (and their files deleted) */
+  | { type: 'BackupsErased'; data: { user_id: string; backup_ids: string[]; at: string } };
 
 export interface UserBackupsState {
   /** oldest first */
@@ -52,7 +54,8 @@ export interface UserBackupsState {
 
 export type UserBackupsCommand =
   | { kind: 'record'; metadata: Omit<BackupMetadata, 'created_at'> }
-  | { kind: 'recordRestore'; userId: string; backupId: string; restored: RestoreCounts };
+  | { kind: 'recordRestore'; userId: string; backupId: string; restored: RestoreCounts }
+  | { kind: 'erase'; userId: string };
 
 export const userBackupsStreamId = (userId: string): string => `userBackups-${userId}`;
 
@@ -73,6 +76,8 @@ function evolve(state: UserBackupsState, event: UserBackupsEvent): UserBackupsSt
       return { backups: [...state.backups, event.data] };
     case 'BackupRestored':
       return state;
+    case 'BackupsErased':
+      return { backups: [] };
     default:
       return assertNever(event);
   }
@@ -87,6 +92,9 @@ function decide(command: UserBackupsCommand, state: UserBackupsState, now: Date)
     case 'recordRestore':
       backupToRestore(state, command.backupId);
       return [{ type: 'BackupRestored', data: { backup_id: command.backupId, user_id: command.userId, ...command.restored, at } }];
+    case 'erase':
+      if (state.backups.length === 0) return [];
+      return [{ type: 'BackupsErased', data: { user_id: command.userId, backup_ids: state.backups.map((backup) => backup.backup_id), at } }];
     default:
       return assertNever(command);
   }

@@ -8,7 +8,7 @@
  * of one; it survives a restart like the embedded stores under DATA_DIR.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
@@ -33,6 +33,11 @@ export class BackupFiles {
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, bytes, { mode: 0o600 });
     await rename(temporary, file);
+  }
+
+  /** Deletes every backup file of the user (an erased account); nothing to delete is fine. */
+  async eraseAll(userId: string): Promise<void> {
+    await rm(this.dirOf(userId), { recursive: true, force: true });
   }
 
   /** The file's bytes, or null when it is missing. */

@@ -33,7 +33,7 @@ import { PostComment, PublishPost } from '../content/content.commands';
 import { UpdateProfile } from '../social/social.commands';
 import { KDF_PARAMS, open, seal, sha256Hex } from './backup-crypto';
 import { BackupFiles } from './backup-files';
-import { CreateBackup, RestoreBackup } from './sync.commands';
+import { CreateBackup, EraseUserBackups, RestoreBackup } from './sync.commands';
 import { type BackupContent, SyncQueries } from './sync.queries';
 
 export const BACKUP_FILE_MISSING = 'Backup file not found';
@@ -215,5 +215,23 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
       });
     }
     return count;
+  }
+}
+
+/**
+ * An erased account leaves no backup behind: the metadata is forgotten
+ * (BackupsErased), then the files go. A repeat (a redelivered erasure, a
+ * crash between the two) records nothing more and deletes what is left.
+ */
+@CommandHandler(EraseUserBackups)
+export class EraseUserBackupsHandler implements ICommandHandler<EraseUserBackups> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly files: BackupFiles,
+  ) {}
+
+  async execute({ payload: { userId }, context }: EraseUserBackups): Promise<void> {
+    await this.executor.execute(userBackupsDecider, userBackupsStreamId(userId), { kind: 'erase', userId }, context);
+    await this.files.eraseAll(userId);
   }
 }

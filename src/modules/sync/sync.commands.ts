@@ -16,3 +16,6 @@ export class CreateBackup extends DomainCommand<{ userId: string; passphrase: st
 
 /** Re-applies what a backup holds and the user's data lacks, through the content and profile commands. */
 export class RestoreBackup extends DomainCommand<{ userId: string; role: Role; passphrase: string; backupId: string | null }, RestoreCounts> {}
+
+/** An erased account's backups: forgotten on the user's backups stream, their files deleted (idempotent). */
+export class EraseUserBackups extends DomainCommand<{ userId: string }, void> {}

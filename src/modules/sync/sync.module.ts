@@ -4,7 +4,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
 import { BackupFiles } from './backup-files';
 import { BackupsController } from './backups.controller';
-import { CreateBackupHandler, RestoreBackupHandler } from './backups.handlers';
+import { CreateBackupHandler, EraseUserBackupsHandler, RestoreBackupHandler } from './backups.handlers';
 import { DevicesController } from './devices.controller';
 import { LinkDeviceHandler, UnlinkDeviceHandler } from './devices.handlers';
 import { SyncQueries } from './sync.queries';
@@ -12,6 +12,6 @@ import { SyncQueries } from './sync.queries';
 @Module({
   imports: [CommonModule, AccountsModule],
   controllers: [DevicesController, BackupsController],
-  providers: [SyncQueries, BackupFiles, LinkDeviceHandler, UnlinkDeviceHandler, CreateBackupHandler, RestoreBackupHandler],
+  providers: [SyncQueries, BackupFiles, LinkDeviceHandler, UnlinkDeviceHandler, CreateBackupHandler, RestoreBackupHandler, EraseUserBackupsHandler],
 })
 export class SyncModule {}

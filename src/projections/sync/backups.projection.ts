@@ -21,5 +21,6 @@ export const backupsProjection = defineProjection({
     BackupCreated: (event, writer) => applyOnce(writer, BACKUPS, event.data.backup_id, event, { $set: { ...event.data, restore_count: 0, last_restored_at: null } }),
     BackupRestored: (event, writer) =>
       applyOnce(writer, BACKUPS, event.data.backup_id, event, { $inc: { restore_count: 1 }, $set: { last_restored_at: event.data.at } }, { upsert: false }),
+    BackupsErased: (event, writer) => writer.write(BACKUPS, { deleteMany: { filter: { user_id: event.data.user_id } } }),
   },
 });
