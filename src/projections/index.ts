@@ -27,6 +27,10 @@ import { engineModelsProjection } from './engine/engine-models.projection';
 import { engineToolsProjection } from './engine/engine-tools.projection';
 import { skillsProjection } from './engine/skills.projection';
 import { federationNodesProjection } from './federation/federation-nodes.projection';
+import { federatedPostsProjection } from './federation/federated-posts.projection';
+import { federationFollowsProjection } from './federation/federation-follows.projection';
+import { networkPeersProjection } from './federation/network-peers.projection';
+import { syncQueueProjection } from './federation/sync-queue.projection';
 import { onboardingProjection } from './gamification/onboarding.projection';
 import { ratingsProjection } from './gamification/ratings.projection';
 import { goalsProjection } from './goals/goals.projection';
@@ -98,4 +102,8 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   onboardingProjection,
   deviceBindingsProjection,
   backupsProjection,
+  syncQueueProjection,
+  federatedPostsProjection,
+  federationFollowsProjection,
+  networkPeersProjection,
 ];

@@ -19,6 +19,7 @@
  *   UserFollowed, CommunityJoined, PostVoted, CommentVoted, CommentPosted, PostPublished → CompleteOnboardingStep.
  * - EncounterRecordingSaga: CommentPosted (on someone else's post), ProximityRevealed (matched), MissedConnectionResponseAccepted → RecordSocialEncounter.
  * - ReferralActivationSaga: ReferralCreated, PostPublished, CommentPosted, PostVoted, CommentVoted → CheckReferralActivation.
+ * - SyncQueueSaga: PostPublished (not in a private community), on a node with SYNC_PARENT_URL → EnqueueSyncItem (sync_post).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -38,6 +39,8 @@
  * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
  * - FeedPoller: every FEED_POLL_INTERVAL_MS, the auto-import feed subscriptions → PublishPost (deterministic ids), RecordFeedPoll; not on a regional node.
  * - ReferralActivationSweeper: hourly, pending referrals of accounts turning 3 days old → CheckReferralActivation (not on a regional node).
+ * - SyncSender: every SYNC_INTERVAL_MS, on a node with SYNC_PARENT_URL, the sync queue's due items → StartSyncBatch, a signed POST
+ *   to the parent's /hierarchy/sync, SettleSyncBatch (not on a regional node replaying a log).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -75,9 +78,11 @@ import { PromptScheduler } from './scheduled-prompts.scheduler';
 import { ReferralActivationSaga } from './referral-activation.saga';
 import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
+import { SyncQueueSaga } from './sync-queue.saga';
+import { SyncSender } from './sync-sender.sweeper';
 import { isFinalRefusal } from './support/final-refusal';
 
-const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga];
+const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [ContestScoringSaga, GoalDispatchSaga, AgentEvolutionSaga, SocialRewardsSaga, EncounterRecordingSaga, OnboardingSaga, ReferralActivationSaga, SyncQueueSaga];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
 
@@ -91,6 +96,7 @@ const WORKERS = [
   ModelEvictionSweeper,
   FeedPoller,
   ReferralActivationSweeper,
+  SyncSender,
 ];
 
 @Module({
