@@ -41,6 +41,8 @@ const OPTIONAL_VIEWER = [
   ...['/marketplace/categories', '/marketplace/listings', '/marketplace/listings/:id', '/marketplace/listings/:id/reviews'],
   // gamification (§15): ratings and trust are public reads; /ratings/:user_id/given is the rater's own
   ...['/ratings/:user_id', '/ratings/:user_id/received', '/ratings/context/:type/:id', '/trust/:user_id'],
+  // §19: the peers' contribution
+  '/federation/contribution',
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -89,6 +91,8 @@ const OPEN = new Set([
   ...both('/bots/register').map((path) => `POST ${path}`),
   // the node's identity (social-routes §20): its public key and its signed code hash
   ...[...both('/integrity/public-key'), ...both('/integrity/code-hash'), ...both('/integrity/ban-list')].map((path) => `GET ${path}`),
+  // §19 federation and peers: public reads
+  ...['/federation/outbox', '/federation/feed', '/federation/following', '/federation/followers', '/peers', '/peers/best-endpoint', '/peers/health'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
 ]);
 
 /**
@@ -134,6 +138,8 @@ const NODE_SIGNED = new Set([
   // federation: a node registers signing with the key it registers; approved nodes read the log
   ...both('/federation/nodes/register').map((path) => `POST ${path}`),
   ...both('/federation/log').map((path) => `GET ${path}`),
+  // §19: a child's sync batch, a pushed post, a follow notification, peer announcements and exchanges
+  ...['/hierarchy/sync', '/federation/inbox', '/federation/follow-notification', '/peers/announce', '/peers/exchange'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
 ]);
 
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;

@@ -36,8 +36,9 @@ export class PeersController {
 
   @Post('announce')
   @HttpCode(200)
-  @NodeSigned()
+  // guards run from the decorator nearest the method: the signature first, so only verified node requests take a token
   @RateLimited('peers')
+  @NodeSigned()
   @Reply(200, ANNOUNCE_REPLY, 'raw; `is_new` when this node did not know the announcer; `node_id` and `name` are this node’s')
   @Refusal(400, '`node_id` or `url` missing or malformed, or another field of the wrong type')
   @Refusal(403, '`node_id does not match the signing node`')
@@ -51,8 +52,9 @@ export class PeersController {
 
   @Post('exchange')
   @HttpCode(200)
-  @NodeSigned()
+  // guards run from the decorator nearest the method: the signature first, so only verified node requests take a token
   @RateLimited('peers')
+  @NodeSigned()
   @Reply(200, EXCHANGE_REPLY, 'raw: the peers this node knows (the sender left out); the listed ones it did not know are recorded as learned')
   @Refusal(400, '`sender` without a valid `node_id` and `url`, or `peers` not an array of at most 100')
   @Refusal(403, '`sender.node_id does not match the signing node`')
