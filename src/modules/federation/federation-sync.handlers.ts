@@ -124,7 +124,8 @@ export class ReceiveSyncBatchHandler implements ICommandHandler<ReceiveSyncBatch
       const outcome = await this.apply(payload.senderNodeId, item, context);
       const command: SyncReceiptCommand = { kind: 'receive', senderNodeId: payload.senderNodeId, itemId: item.id, operationType: item.operation_type, outcome };
       const { state: after } = await this.executor.execute(syncReceiptDecider, stream, command, context);
-      if (after.status === 'completed' || (after.status === 'dead' && outcome.ok)) result.processed.push(item.id);
+      // completed now (or by a copy of this batch that got there first); a refusal is this item's error, also the one that made it dead
+      if (after.status === 'completed') result.processed.push(item.id);
       else result.errors.push({ id: item.id, error: outcome.ok ? 'not applied' : outcome.error });
     }
     return result;
