@@ -288,13 +288,15 @@ describe('federation sync, peers and the sync queue', () => {
       expect((await signedPost(central, '/peers/announce', { ...announcement, node_id: 'someone-else' })).status).toBe(403);
     });
 
-    it('given an exchange, then the unknown listed peers are learned and this node’s peers come back without the sender', async () => {
+    it('given an exchange, then the unknown listed peers are learned, the sender’s announcement stands and this node’s peers come back without the sender', async () => {
       const res = await json(
         await signedPost(central, '/peers/exchange', { sender: { node_id: childId, url: 'http://127.0.0.1:6999' }, peers: [{ node_id: `third-${suffix}`, url: 'http://192.168.7.7:6777', tasks: ['tts'] }, { bogus: true }] }),
       );
       expect(res).toMatchObject({ success: true, node_id: centralId });
       expect(res.peers.map((p: { node_id: string }) => p.node_id)).not.toContain(childId);
       expect(res.peers).toContainEqual(expect.objectContaining({ node_id: `third-${suffix}`, source: 'exchange' }));
+      // the sender's own announcement stands
+      expect((await central.request('GET', `${P}/peers`)).body.peers).toContainEqual(expect.objectContaining({ node_id: childId, has_gpu: true, tasks: ['chat', 'stt'], source: 'announced' }));
     });
 
     it('given the health and the contribution, then the child counts as a fresh peer and a contributor', async () => {

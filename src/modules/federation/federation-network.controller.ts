@@ -26,7 +26,7 @@ import { guardedGet, guardedRequest } from '../common/public-address';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { CallingNode, NODE_KEY_DIRECTORY, NodeSigned } from '../integrity/node-signature.guard';
-import { AddFollower, AnnouncePeer, FollowPeer, ReceiveFederatedPost, UnfollowPeer } from './federation-sync.commands';
+import { AddFollower, FollowPeer, LearnPeers, ReceiveFederatedPost, UnfollowPeer } from './federation-sync.commands';
 import { FederationSyncQueries } from './federation-sync.queries';
 import {
   CONTRIBUTION_REPLY,
@@ -169,7 +169,8 @@ export class FederationNetworkController {
     if (followerNodeId !== caller) throw new DomainError('forbidden', 'follower_node_id does not match the signing node');
     const as = { ...context, actor: `node:${caller}` };
     await this.commands.execute(new AddFollower({ followerNodeId, followerUrl }, as));
-    await this.commands.execute(new AnnouncePeer({ peer: { node_id: followerNodeId, url: followerUrl, name: null, tier: 'flat', has_gpu: false, vram_free_gb: 0, tasks: [] } }, as));
+    // as a peer when not known yet: a bare description never overwrites what the node announced of itself
+    await this.commands.execute(new LearnPeers({ peers: [{ node_id: followerNodeId, url: followerUrl, name: null, tier: 'flat', has_gpu: false, vram_free_gb: 0, tasks: [] }], from: caller }, as));
     return { success: true, node_id: this.config.nodeId };
   }
 

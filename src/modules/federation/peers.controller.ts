@@ -55,7 +55,7 @@ export class PeersController {
   // guards run from the decorator nearest the method: the signature first, so only verified node requests take a token
   @RateLimited('peers')
   @NodeSigned()
-  @Reply(200, EXCHANGE_REPLY, 'raw: the peers this node knows (the sender left out); the listed ones it did not know are recorded as learned')
+  @Reply(200, EXCHANGE_REPLY, 'raw: the peers this node knows (the sender left out); the sender and the listed ones it did not know are recorded as learned')
   @Refusal(400, '`sender` without a valid `node_id` and `url`, or `peers` not an array of at most 100')
   @Refusal(403, '`sender.node_id does not match the signing node`')
   @Refusal(429, '`Rate limit exceeded. Try again later.`: more than 10 announcements and exchanges a minute from one IP')
@@ -63,8 +63,9 @@ export class PeersController {
     const { sender, peers } = readExchange(body);
     if (sender.nodeId !== caller) throw new DomainError('forbidden', 'sender.node_id does not match the signing node');
     const as = { ...context, actor: `node:${caller}` };
-    await this.commands.execute(new AnnouncePeer({ peer: { node_id: caller, url: sender.url, name: null, tier: 'flat', has_gpu: false, vram_free_gb: 0, tasks: [] } }, as));
-    await this.commands.execute(new LearnPeers({ peers: peers.filter((p) => p.node_id !== caller), from: caller }, as));
+    // the sender too, when not known: a bare description never overwrites what a node announced of itself
+    const senderPeer = { node_id: caller, url: sender.url, name: null, tier: 'flat', has_gpu: false, vram_free_gb: 0, tasks: [] };
+    await this.commands.execute(new LearnPeers({ peers: [senderPeer, ...peers.filter((p) => p.node_id !== caller)], from: caller }, as));
     const known = (await this.queries.peers()).map(peerView).filter((p) => p.node_id !== caller);
     return { success: true, node_id: this.config.nodeId, peers: known };
   }
