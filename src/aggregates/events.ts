@@ -38,6 +38,11 @@ import type { ModelLifecycleEvent } from './engine/model-lifecycle';
 import type { RuntimeToolEvent } from './engine/runtime-tool';
 import type { SkillEvent } from './engine/skill';
 import type { FederationNodeEvent } from './federation/federation-node';
+import type { FederatedPostEvent } from './federation/federated-post';
+import type { FederationFollowEvent } from './federation/federation-follow';
+import type { NetworkPeerEvent } from './federation/network-peer';
+import type { SyncQueueEvent } from './federation/sync-queue';
+import type { SyncReceiptEvent } from './federation/sync-receipt';
 import type { GoalEvent } from './goals/goal';
 import type { ListingEvent } from './marketplace/listing';
 import type { IntegrityChallengeEvent } from './integrity/integrity-challenge';
@@ -110,7 +115,12 @@ export type AnyDomainEvent =
   | DeviceBindingEvent
   | UserBackupsEvent
   | ExperimentEvent
-  | AdUnitEvent;
+  | AdUnitEvent
+  | SyncQueueEvent
+  | SyncReceiptEvent
+  | FederatedPostEvent
+  | FederationFollowEvent
+  | NetworkPeerEvent;
 
 export type DomainEventType = AnyDomainEvent['type'];
 

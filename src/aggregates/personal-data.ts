@@ -79,6 +79,8 @@ export const PERSONAL_FIELDS: Readonly<Record<string, readonly PersonalField[]>>
   PostEdited: content({ streamHead: 'author_id' }, { 'changes.title': ERASED_TEXT, 'changes.content': ERASED_TEXT }),
   CommentPosted: content(field('author_id'), { content: ERASED_TEXT }),
   CommentEdited: content({ streamHead: 'author_id' }, { content: ERASED_TEXT }),
+  // a post queued for the parent node (sync_post) carries its title and body
+  SyncItemQueued: content(field('payload.author_id'), { 'payload.title': ERASED_TEXT, 'payload.content': ERASED_TEXT }),
 };
 
 /** The personal fields of an event type (none for most). */

@@ -14,6 +14,24 @@
  *   regional node's long poll waits for new events.
  * - SOCIAL_BRAND (default `agent-platform`): the platform's name in its
  *   discovery descriptor, served at `/.well-known/<brand>-social.json`.
+ *
+ * The hierarchical sync queue and the peer network (social-routes §19):
+ * - SYNC_PARENT_URL: the parent node's base URL; with it, this node queues
+ *   its new posts (`sync_post`) and the sender sends the queue there
+ *   (POST <parent>/api/social/hierarchy/sync, node-signed). Refused on a
+ *   node that replays an upstream log (it writes nothing of its own).
+ * - SYNC_PARENT_TIER (default `central`): `regional` or `central`, the
+ *   items' target_tier.
+ * - SYNC_INTERVAL_MS (default 30000; 0: the sender does not run): how often
+ *   the sender sends a batch.
+ * - SYNC_BATCH_SIZE (default 50, 1..500): items per batch.
+ * - SYNC_QUEUE_CAP (default 10000): queued and failed items at most; beyond
+ *   it new items are dropped and counted.
+ * - SYNC_TIMEOUT_MS (default 10000): the bound of one batch request, and of
+ *   one outbox pull or follow notification.
+ * - FEDERATION_ALLOW_PRIVATE (default false): allow /federation/pull and
+ *   /federation/follow to reach loopback, private and other non-public
+ *   addresses (a LAN, tests); off, such peer URLs are refused.
  */
 import { ConfigError } from './config-error';
 import type { NodeTier } from './node-tier';
@@ -26,6 +44,21 @@ export interface FederationConfig {
   waitSeconds: number;
   /** the platform's name in the discovery descriptor (SOCIAL_BRAND) */
   brand: string;
+  /** the hierarchical sync queue's sender (SYNC_*) */
+  sync: SyncSenderConfig;
+  /** peer URLs may be non-public addresses (FEDERATION_ALLOW_PRIVATE) */
+  allowPrivatePeers: boolean;
+}
+
+export interface SyncSenderConfig {
+  /** null: this node has no parent; nothing is queued or sent */
+  parentUrl: string | null;
+  parentTier: 'regional' | 'central';
+  /** 0: the sender does not run */
+  intervalMs: number;
+  batchSize: number;
+  queueCap: number;
+  timeoutMs: number;
 }
 
 /** The most a long poll of GET /federation/log may wait. */
@@ -47,6 +80,26 @@ export function loadFederationConfig(env: Env, nodeTier: NodeTier, host: string,
     pageSize: whole(env, 'FEDERATION_PAGE_SIZE', 500, 1, 1000),
     waitSeconds: whole(env, 'FEDERATION_WAIT_SECONDS', 20, 0, MAX_LOG_WAIT_SECONDS),
     brand: brand(env),
+    sync: syncSender(env, upstream),
+    allowPrivatePeers: ['1', 'true', 'yes'].includes((env.FEDERATION_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
+  };
+}
+
+function syncSender(env: Env, upstream: string | null): SyncSenderConfig {
+  const parentUrl = env.SYNC_PARENT_URL?.trim() || null;
+  if (parentUrl !== null && !/^https?:\/\/[^\s]+$/.test(parentUrl)) throw new ConfigError('SYNC_PARENT_URL', `expected an http(s) URL, got '${parentUrl}'`);
+  if (parentUrl !== null && upstream !== null) throw new ConfigError('SYNC_PARENT_URL', 'a node that replays FEDERATION_UPSTREAM_URL writes nothing of its own to send');
+  const tier = env.SYNC_PARENT_TIER?.trim() || 'central';
+  if (tier !== 'regional' && tier !== 'central') throw new ConfigError('SYNC_PARENT_TIER', `expected regional or central, got '${tier}'`);
+  const interval = whole(env, 'SYNC_INTERVAL_MS', 30_000, 0, 24 * 3600_000);
+  if (interval !== 0 && interval < 50) throw new ConfigError('SYNC_INTERVAL_MS', `expected 0 (off) or at least 50, got '${interval}'`);
+  return {
+    parentUrl: parentUrl?.replace(/\/+$/, '') ?? null,
+    parentTier: tier,
+    intervalMs: interval,
+    batchSize: whole(env, 'SYNC_BATCH_SIZE', 50, 1, 500),
+    queueCap: whole(env, 'SYNC_QUEUE_CAP', 10_000, 1, 1_000_000),
+    timeoutMs: whole(env, 'SYNC_TIMEOUT_MS', 10_000, 100, 120_000),
   };
 }
 

@@ -30,6 +30,7 @@ export const RATE_BUCKETS = [
   'backup',
   'pipeline',
   'pipeline_ip',
+  'peers',
 ] as const;
 export type RateBucketName = (typeof RATE_BUCKETS)[number];
 
@@ -71,6 +72,8 @@ export const DEFAULT_BUCKETS: Record<RateBucketName, BucketConfig> = {
   pipeline: { limit: 60, periodSec: 60 },
   /** every pipeline route including /chat (and the engine's /coding/execute and speech), per client IP whoever signs in: fresh guest accounts do not add up */
   pipeline_ip: { limit: 3000, periodSec: 60 },
+  /** POST /peers/announce and /peers/exchange, per client IP (social-routes §19: 10 a minute); SOCIAL_RATE_LIMIT_DISABLED leaves it */
+  peers: { limit: 10, periodSec: 60 },
 };
 
 /** What SOCIAL_RATE_LIMIT_DISABLED lifts: every bucket of the social platform, none of the pipeline's. */

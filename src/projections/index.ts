@@ -30,6 +30,10 @@ import { skillsProjection } from './engine/skills.projection';
 import { federationNodesProjection } from './federation/federation-nodes.projection';
 import { achievementsProjection } from './gamification/achievements.projection';
 import { challengesProjection } from './gamification/challenges.projection';
+import { federatedPostsProjection } from './federation/federated-posts.projection';
+import { federationFollowsProjection } from './federation/federation-follows.projection';
+import { networkPeersProjection } from './federation/network-peers.projection';
+import { syncQueueProjection } from './federation/sync-queue.projection';
 import { onboardingProjection } from './gamification/onboarding.projection';
 import { seasonStandingsProjection } from './gamification/season-standings.projection';
 import { ratingsProjection } from './gamification/ratings.projection';
@@ -118,4 +122,8 @@ export const ALL_PROJECTIONS: readonly ProjectionDefinition[] = [
   backupsProjection,
   experimentsProjection,
   adsProjection,
+  syncQueueProjection,
+  federatedPostsProjection,
+  federationFollowsProjection,
+  networkPeersProjection,
 ];

@@ -25,6 +25,7 @@
  *   referrals, matches, boosts, check-ins, onboarding, upvote rewards) → CountAchievementProgress / ObserveAchievementStat / ObserveLevel;
  *   AchievementUnlocked, ChallengeRewardClaimed → GrantReward (once per source).
  * - BackupErasureSaga: UserAnonymized → EraseUserBackups (the metadata forgotten, the files deleted).
+ * - SyncQueueSaga: PostPublished (not in a private community), on a node with SYNC_PARENT_URL → EnqueueSyncItem (sync_post).
  *
  * Relays (event store → bus; EventRelays runs them, each on its own checkpoint, moved once the bus took the batch):
  * - HiveTaskRelay: SubtaskDispatched, ExpertRunRequested → tasks on `svc.hive.tasks`.
@@ -44,6 +45,8 @@
  * - ModelEvictionSweeper: VRAM pressure past ENGINE_EVICTION_THRESHOLD → EvictModel (the lowest-priority loaded model).
  * - FeedPoller: every FEED_POLL_INTERVAL_MS, the auto-import feed subscriptions → PublishPost (deterministic ids), RecordFeedPoll; not on a regional node.
  * - ReferralActivationSweeper: hourly, pending referrals of accounts turning 3 days old → CheckReferralActivation (not on a regional node).
+ * - SyncSender: every SYNC_INTERVAL_MS, on a node with SYNC_PARENT_URL, the sync queue's due items → StartSyncBatch, a signed POST
+ *   to the parent's /hierarchy/sync, SettleSyncBatch (not on a regional node replaying a log).
  */
 import { Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -86,6 +89,8 @@ import { ReferralActivationSaga } from './referral-activation.saga';
 import { ExperimentPublicationSaga } from './experiment-publication.saga';
 import { ReferralActivationSweeper } from './referral-activation.sweeper';
 import { SocialNotificationRelay } from './social-notifications.relay';
+import { SyncQueueSaga } from './sync-queue.saga';
+import { SyncSender } from './sync-sender.sweeper';
 import { isFinalRefusal } from './support/final-refusal';
 
 const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [
@@ -100,6 +105,7 @@ const PROCESS_MANAGERS: readonly Type<ProcessManager>[] = [
   AdRevenueSaga,
   AchievementsSaga,
   BackupErasureSaga,
+  SyncQueueSaga,
 ];
 
 const RELAYS: readonly Type<EventRelay>[] = [HiveTaskRelay, EncounterNotificationRelay, PeerGossipRelay, SocialNotificationRelay];
@@ -114,6 +120,7 @@ const WORKERS = [
   ModelEvictionSweeper,
   FeedPoller,
   ReferralActivationSweeper,
+  SyncSender,
 ];
 
 @Module({

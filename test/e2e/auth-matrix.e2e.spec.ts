@@ -59,6 +59,8 @@ const OPTIONAL_VIEWER = [
   '/ads/serve',
   // challenges (§15): a signed-in caller's progress in each
   ...['/challenges', '/challenges/:id'],
+  // §19: the peers' contribution
+  '/federation/contribution',
 ].flatMap((path) => both(path).map((full) => `GET ${full}`));
 OPTIONAL_VIEWER.push(...both('/feeds/preview').map((path) => `POST ${path}`));
 
@@ -119,6 +121,8 @@ const OPEN = new Set([
     .flatMap(both)
     .map((path) => `GET ${path}`),
   ...both('/hierarchy/verify-upgrade').map((path) => `POST ${path}`),
+  // §19 federation and peers: public reads
+  ...['/federation/outbox', '/federation/feed', '/federation/following', '/federation/followers', '/peers', '/peers/best-endpoint', '/peers/health'].flatMap((path) => both(path).map((full) => `GET ${full}`)),
 ]);
 
 /**
@@ -175,6 +179,8 @@ const NODE_SIGNED = new Set([
     .flatMap(both)
     .map((path) => `POST ${path}`),
   ...both('/hierarchy/inventory').map((path) => `GET ${path}`),
+  // §19: a child's sync batch, a pushed post, a follow notification, peer announcements and exchanges
+  ...['/hierarchy/sync', '/federation/inbox', '/federation/follow-notification', '/peers/announce', '/peers/exchange'].flatMap((path) => both(path).map((full) => `POST ${full}`)),
 ]);
 
 const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;

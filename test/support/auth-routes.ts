@@ -144,6 +144,11 @@ export const SOCIAL_PROTECTED: ProtectedRoute[] = [
   ...users('user', 'POST /sync/link-device', 'GET /sync/devices', 'DELETE /sync/devices/:binding_id', 'POST /sync/backup', 'GET /sync/backup/metadata', 'POST /sync/restore'),
   // §19 federation, §20 audit and integrity
   ...users('admin', 'GET /federation/nodes', 'POST /federation/nodes/:id/approve'),
+  // §19 following and pulling peers, and the sync queue (an addition): admins; the peer URL in the body is refused (400) after the admin check
+  { route: 'POST /federation/follow', level: 'admin', body: { peer_node_id: 'matrix-peer', peer_url: 'http://127.0.0.1:9' } },
+  { route: 'POST /federation/unfollow', level: 'admin', body: { peer_node_id: 'matrix-peer' } },
+  { route: 'POST /federation/pull', level: 'admin', body: { peer_url: 'http://127.0.0.1:9' }, allowed: 400 },
+  ...users('admin', 'GET /sync/queue'),
   ...users('admin', 'GET /audit/verify', 'GET /audit/events', 'GET /audit/digest', 'GET /integrity/challenges', 'POST /integrity/challenges', 'POST /integrity/node/:id/ban'),
   // §20 alerts and audits: admins (the original leaves them unguarded); the audit views: any user, who sees only their own
   ...users('admin', 'GET /integrity/alerts', 'PATCH /integrity/alerts/:id', 'POST /integrity/node/:id/audit'),

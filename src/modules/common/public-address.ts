@@ -93,12 +93,26 @@ export interface GuardedGetOptions {
  * Error saying why (`HTTP 404`, `no answer within …`, `… is not a public address`).
  */
 export function guardedGet(url: URL, options: GuardedGetOptions): Promise<string> {
+  return guardedRequest(url, { ...options, method: 'GET', headers: {}, body: null });
+}
+
+export interface GuardedRequestOptions extends GuardedGetOptions {
+  method: string;
+  headers: Record<string, string>;
+  /** the exact bytes sent (what a signature covers), or null */
+  body: string | null;
+}
+
+/** Any method through the guard, as guardedGet (a node-signed POST to a peer: /federation/follow). */
+export function guardedRequest(url: URL, options: GuardedRequestOptions): Promise<string> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0 && !options.allowPrivate && !isPublicAddress(host)) return Promise.reject(new Error(`${host} is not a public address`));
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const headers: Record<string, string> = { accept: options.accept, ...options.headers };
+  if (options.body !== null) headers['content-length'] = String(Buffer.byteLength(options.body));
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const req = send(url, { method: 'GET', headers: { accept: options.accept }, lookup: guardedLookup(options.allowPrivate) }, (res) => {
+    const req = send(url, { method: options.method, headers, lookup: guardedLookup(options.allowPrivate) }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         clearTimeout(timer);
@@ -121,6 +135,6 @@ export function guardedGet(url: URL, options: GuardedGetOptions): Promise<string
       clearTimeout(timer);
       reject(error);
     });
-    req.end();
+    req.end(options.body ?? undefined);
   });
 }

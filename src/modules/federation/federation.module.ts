@@ -1,4 +1,8 @@
-/** Federation (issue 17, item 2): the node registry and log export (central), the replicator (regional), the discovery descriptor. */
+/**
+ * Federation (issue 17, item 2): the node registry and log export (central), the replicator (regional), the discovery descriptor;
+ * and social-routes §19: the hierarchical sync queue (POST /hierarchy/sync, GET /sync/queue), federation between peers
+ * (inbox, outbox, follow, pull, feed) and the peer network (/peers).
+ */
 import { Module } from '@nestjs/common';
 import { RegionalReplicator } from '../../infrastructure/federation/regional-replicator';
 import { AccountsModule } from '../accounts/accounts.module';
@@ -8,11 +12,45 @@ import { DiscoveryController } from './discovery.controller';
 import { FederationController } from './federation.controller';
 import { ApproveFederationNodeHandler, RegisterFederationNodeHandler } from './federation.handlers';
 import { FederationQueries } from './federation.queries';
+import { FederationNetworkController } from './federation-network.controller';
+import {
+  AddFollowerHandler,
+  AnnouncePeerHandler,
+  EnqueueSyncItemHandler,
+  FollowPeerHandler,
+  LearnPeersHandler,
+  ReceiveFederatedPostHandler,
+  ReceiveSyncBatchHandler,
+  SettleSyncBatchHandler,
+  StartSyncBatchHandler,
+  UnfollowPeerHandler,
+} from './federation-sync.handlers';
+import { FederationSyncQueries } from './federation-sync.queries';
+import { HierarchySyncController, SyncQueueController } from './hierarchy-sync.controller';
+import { PeersController } from './peers.controller';
 import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 @Module({
   imports: [CommonModule, AccountsModule, IntegrityModule],
-  controllers: [FederationController, DiscoveryController],
-  providers: [FederationQueries, SelfSignedRegistrationGuard, RegisterFederationNodeHandler, ApproveFederationNodeHandler, RegionalReplicator],
+  controllers: [FederationController, DiscoveryController, HierarchySyncController, SyncQueueController, FederationNetworkController, PeersController],
+  providers: [
+    FederationQueries,
+    SelfSignedRegistrationGuard,
+    RegisterFederationNodeHandler,
+    ApproveFederationNodeHandler,
+    RegionalReplicator,
+    FederationSyncQueries,
+    EnqueueSyncItemHandler,
+    StartSyncBatchHandler,
+    SettleSyncBatchHandler,
+    ReceiveSyncBatchHandler,
+    ReceiveFederatedPostHandler,
+    FollowPeerHandler,
+    UnfollowPeerHandler,
+    AddFollowerHandler,
+    AnnouncePeerHandler,
+    LearnPeersHandler,
+  ],
+  exports: [FederationSyncQueries],
 })
 export class FederationModule {}

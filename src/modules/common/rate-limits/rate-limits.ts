@@ -72,6 +72,7 @@ export class RateLimits {
       auth: { size: buckets.auth, countedFor: 'ip', message: exceededFor('auth') },
       register: { size: buckets.register, countedFor: 'ip', message: exceededFor('register') },
       recovery: { size: buckets.recovery, countedFor: 'everyone', message: exceededFor('recovery') },
+      peers: { size: buckets.peers, countedFor: 'ip', message: 'Rate limit exceeded. Try again later.' },
     };
   }
 
