@@ -14,7 +14,7 @@ import { createEventStore } from '../infrastructure/ports.factory';
 export const BROKEN_EXIT_CODE = 3;
 
 export async function auditVerify(config: AppConfig, progress?: (position: number, checked: number) => void): Promise<Verification> {
-  const eventStore = await createEventStore(config, new UpcasterRegistry());
+  const eventStore = await createEventStore(config, new UpcasterRegistry(), null);
   try {
     return await verifyLog(eventStore, { onProgress: progress });
   } finally {

@@ -33,7 +33,7 @@ async function main(args: string[]): Promise<void> {
   }
   const registry = new ProjectionRegistry(ALL_PROJECTIONS);
   const selected = names.length ? names.map((n) => registry.get(n)) : registry.all();
-  const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
+  const eventStore = await createEventStore(config, new UpcasterRegistry(), { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
   const readStore = await createReadStore(config);
   const engine = new ProjectionEngine(eventStore, readStore, registry);
   try {

@@ -47,7 +47,7 @@ export class InfrastructureModule {
           provide: EVENT_STORE,
           inject: [UpcasterRegistry, Metrics, KEY_STORE],
           useFactory: (upcasters: UpcasterRegistry, metrics: Metrics, keys: KeyStore): Promise<EventStore> =>
-            createEventStore(config, upcasters, (appends, events) => metrics.observeCommit(appends, events), { catalogue: personalData, keys }),
+            createEventStore(config, upcasters, { catalogue: personalData, keys }, (appends, events) => metrics.observeCommit(appends, events)),
         },
         { provide: READ_STORE, useFactory: (): Promise<ReadStore> => createReadStore(config) },
         { provide: MESSAGE_BUS, useFactory: (): Promise<MessageBus> => createMessageBus(config) },

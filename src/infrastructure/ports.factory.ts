@@ -34,15 +34,18 @@ function dataFile(config: AppConfig, name: string): string {
 export type CommitObserver = (appends: number, events: number) => void;
 
 /**
- * The event store, with reads passed through the upcasters; with a catalogue
- * of personal fields, those are sealed with their subjects' keys on append
- * and opened on read (crypto-shredding, personal-data/).
+ * The event store, with reads passed through the upcasters. `personalData`
+ * is explicit on purpose: with the catalogue of personal fields and the key
+ * store, those fields are sealed on append and opened on read
+ * (crypto-shredding, personal-data/) as the node does; `null` reads them
+ * sealed, for tools that only read what was written (audit:verify) or logs
+ * without personal data.
  */
 export async function createEventStore(
   config: AppConfig,
   upcasters: UpcasterRegistry,
+  personalData: { catalogue: PersonalDataCatalogue; keys: KeyStore } | null,
   onCommit?: CommitObserver,
-  personalData?: { catalogue: PersonalDataCatalogue; keys: KeyStore },
 ): Promise<EventStore> {
   const raw = await createRawEventStore(config, onCommit);
   return new UpcastingEventStore(personalData ? new ShreddingEventStore(raw, personalData.keys, personalData.catalogue) : raw, upcasters);

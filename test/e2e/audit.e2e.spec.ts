@@ -178,7 +178,7 @@ describe('audit', () => {
       await replica.close(false);
       replicaRunning = false;
       const config = loadConfig({ DATA_DIR: replica.dataDir, ...adapterEnv(replica.dataDir) });
-      const eventStore = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
+      const eventStore = await createEventStore(config, new UpcasterRegistry(), { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
       const readStore = await createReadStore(config);
       await new ProjectionEngine(eventStore, readStore, new ProjectionRegistry(ALL_PROJECTIONS)).rebuild(ALL_PROJECTIONS);
       await readStore.close();

@@ -296,7 +296,7 @@ describe('hive contest over HTTP', () => {
       });
       const live = await snapshot();
       expect(live.wallets.length).toBeGreaterThan(3);
-      const eventStore = await createEventStore(config, new UpcasterRegistry());
+      const eventStore = await createEventStore(config, new UpcasterRegistry(), null); // the contest's events hold no personal field
       const registry = new ProjectionRegistry([contestLeaderboardProjection]);
       const { events } = await new ProjectionEngine(eventStore, readStore, registry).rebuild([contestLeaderboardProjection]);
       expect(events).toBeGreaterThan(0);

@@ -107,7 +107,7 @@ describe('erasure by crypto-shredding', () => {
 
     it('then a decrypted read of the whole log holds none of it', async () => {
       const config = loadConfig(testAppEnv(dataDir));
-      const store = await createEventStore(config, new UpcasterRegistry(), undefined, { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
+      const store = await createEventStore(config, new UpcasterRegistry(), { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
       try {
         expect(leaks(JSON.stringify(await store.readAll()))).toEqual([]);
       } finally {

@@ -10,7 +10,8 @@ import { APP_CONFIG, type AppConfig, loadConfig } from '../../src/config/config'
 import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '../../src/infrastructure/bus/message-bus.port';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
-import { createEventStore } from '../../src/infrastructure/ports.factory';
+import { createEventStore, createKeyStore } from '../../src/infrastructure/ports.factory';
+import { PERSONAL_DATA } from '../../src/aggregates/personal-data';
 import { hiveNames } from '../../src/modules/hive/hive-messages';
 import { HiveWorker } from '../../src/sagas/hive-worker.listener';
 import { adapterEnv, adapterMode } from '../support/adapters';
@@ -133,7 +134,8 @@ describe('a speculative /chat', () => {
     // drain: once the node has closed (its bus too, awaiting every handler in flight), nothing more is written
     await t.close(false);
     const config = loadConfig({ DATA_DIR: t.dataDir, ...adapterEnv(t.dataDir) });
-    const store = await createEventStore(config, new UpcasterRegistry());
+    // the log as the node reads it: the answer is a personal field, sealed under the user's key
+    const store = await createEventStore(config, new UpcasterRegistry(), { catalogue: PERSONAL_DATA, keys: await createKeyStore(config) });
     try {
       const answers = await expertAnswers(store);
       expect(answers).toHaveLength(1);

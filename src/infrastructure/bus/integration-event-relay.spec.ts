@@ -58,7 +58,7 @@ describe('integration-event relay', () => {
 
     const dir = mkdtempSync(join(tmpdir(), 'relay-'));
     const config = loadConfig({ DATA_DIR: dir });
-    const events = await createEventStore(config, new UpcasterRegistry());
+    const events = await createEventStore(config, new UpcasterRegistry(), null);
     const reads = await createReadStore(config);
     const bus = new InProcessBus();
     const metadata = { ...event.metadata };
