@@ -43,12 +43,18 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const gone = () => child.exitCode !== null || child.signalCode !== null;
-  await eventually(
-    'the service to answer /ready (or exit)',
-    async () => gone() || (await request(url, 'GET', '/ready')).status === 200,
-    // ts-node compiles the whole service at start: half a minute on a busy 2-core machine
-    { timeoutMs: 90_000 },
-  );
+  try {
+    await eventually(
+      'the service to answer /ready (or exit)',
+      async () => gone() || (await request(url, 'GET', '/ready')).status === 200,
+      // ts-node compiles the whole service at start: half a minute on a busy 2-core machine
+      { timeoutMs: 90_000 },
+    );
+  } catch (error) {
+    // a service that never became ready must not outlive its test (it kept jest, and the machine, busy)
+    child.kill('SIGKILL');
+    throw error;
+  }
   if (gone()) throw new Error(`service exited: ${output}`);
   return { url, child, output: () => output, exited };
 }
