@@ -103,4 +103,17 @@ describe('sync queue', () => {
     given(...history(enqueue('a'), enqueue('b'), start(1)))
       .when(settle(['a'], ['a', 'b']))
       .then(settled({ completed: ['a'] })));
+
+  it('given a batch in progress, when it is released (it never reached the parent), then its items are queued again with the error and no retry counted', () => {
+    const past = history(enqueue('a'), enqueue('b'), start());
+    const after = given(...past).when({ kind: 'releaseBatch', nodeId: 'n1', attempted: ['a', 'b'], error: 'connection refused' });
+    after.then({ type: 'SyncBatchReleased', data: { node_id: 'n1', item_ids: ['a', 'b'], error: 'connection refused', released_at: now.toISOString() } });
+    expect([...after.state().items.values()].map((i) => [i.status, i.retry_count, i.error_message])).toEqual([
+      ['queued', 0, 'connection refused'],
+      ['queued', 0, 'connection refused'],
+    ]);
+  });
+
+  it('given items not in progress, when a batch naming them is released, then nothing is recorded', () =>
+    given(...history(enqueue('a'))).when({ kind: 'releaseBatch', nodeId: 'n1', attempted: ['a', 'x'], error: 'connection refused' }).thenNothing());
 });

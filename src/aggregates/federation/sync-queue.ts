@@ -22,6 +22,12 @@
  * (`SyncBatchSent`); `settleBatch` records the parent's answer in one event
  * (`SyncBatchSettled`): the ids it processed complete, every other attempted
  * id fails with the parent's error for it, or the batch's error.
+ * `releaseBatch` is the other end of a batch that never reached the parent
+ * (`SyncBatchReleased`): its items are queued again with the error noted and
+ * no retry counted. The §19 sender settles such a batch as failed (the
+ * original's rule); a regional node's outbox releases it, so that client
+ * writes wait out an outage of central instead of dying in it
+ * (modules/federation/regional-writes.ts).
  */
 import type { Decider, DomainEvent } from '../shared/decider';
 import { assertNever, DomainError } from '../shared/domain-error';
@@ -36,6 +42,8 @@ export const SYNC_OPERATION_TYPES = [
   'sync_user',
   'revoke_token',
   'sync_blocklist',
+  // not in the original: a client's write made at a regional node, sent to the central node it replays (regional-writes.ts)
+  'regional_write',
 ] as const;
 export type SyncOperationType = (typeof SYNC_OPERATION_TYPES)[number];
 export const isSyncOperationType = (value: unknown): value is SyncOperationType => (SYNC_OPERATION_TYPES as readonly unknown[]).includes(value);
@@ -74,7 +82,8 @@ export type SyncBatchSettled = DomainEvent<
   'SyncBatchSettled',
   { node_id: string; completed: string[]; failed: SyncFailure[]; dead: SyncFailure[]; settled_at: string }
 >;
-export type SyncQueueEvent = SyncItemQueued | SyncItemDropped | SyncBatchSent | SyncBatchSettled;
+export type SyncBatchReleased = DomainEvent<'SyncBatchReleased', { node_id: string; item_ids: string[]; error: string; released_at: string }>;
+export type SyncQueueEvent = SyncItemQueued | SyncItemDropped | SyncBatchSent | SyncBatchSettled | SyncBatchReleased;
 
 export const syncQueueStreamId = (nodeId: string): string => `syncQueue-${nodeId}`;
 
@@ -89,7 +98,8 @@ export interface SyncQueueState {
 export type SyncQueueCommand =
   | { kind: 'enqueue'; itemId: string; nodeId: string; targetTier: string; operationType: SyncOperationType; payload: Record<string, unknown>; cap: number }
   | { kind: 'startBatch'; nodeId: string; batchSize: number; staleAfterMs: number }
-  | { kind: 'settleBatch'; nodeId: string; attempted: string[]; processed: string[]; errors: Record<string, string>; batchError: string | null };
+  | { kind: 'settleBatch'; nodeId: string; attempted: string[]; processed: string[]; errors: Record<string, string>; batchError: string | null }
+  | { kind: 'releaseBatch'; nodeId: string; attempted: string[]; error: string };
 
 /** How many live items hold a place under the cap (queued and failed; §19 counts those two). */
 export const heldPlaces = (state: SyncQueueState): number => [...state.items.values()].filter((i) => i.status !== 'in_progress').length;
@@ -148,6 +158,14 @@ export const syncQueueDecider: Decider<SyncQueueState, SyncQueueCommand, SyncQue
         }
         return { ...state, items, completed: state.completed + d.completed.length, dead: state.dead + d.dead.length };
       }
+      case 'SyncBatchReleased': {
+        const items = new Map(state.items);
+        for (const id of event.data.item_ids) {
+          const item = items.get(id);
+          if (item) items.set(id, { ...item, status: 'queued', error_message: event.data.error });
+        }
+        return { ...state, items };
+      }
       default:
         return assertNever(event);
     }
@@ -198,6 +216,10 @@ export const syncQueueDecider: Decider<SyncQueueState, SyncQueueCommand, SyncQue
         }
         if (completed.length + failed.length + dead.length === 0) return [];
         return [{ type: 'SyncBatchSettled', data: { node_id: command.nodeId, completed, failed, dead, settled_at: at } }];
+      }
+      case 'releaseBatch': {
+        const released = [...new Set(command.attempted)].filter((id) => state.items.get(id)?.status === 'in_progress');
+        return released.length === 0 ? [] : [{ type: 'SyncBatchReleased', data: { node_id: command.nodeId, item_ids: released, error: command.error, released_at: at } }];
       }
       default:
         return assertNever(command);

@@ -70,5 +70,8 @@ export const syncQueueProjection = defineProjection({
       for (const f of d.dead) fail(f, 'dead');
       if (d.completed.length > 0) applyOnce(writer, SYNC_QUEUE_STATS, d.node_id, event, { $set: { last_sync_at: d.settled_at } });
     },
+    SyncBatchReleased: (event, writer) => {
+      for (const id of event.data.item_ids) applyOnce(writer, SYNC_QUEUE_ITEMS, id, event, { $set: { status: 'queued', error_message: event.data.error } }, { upsert: false });
+    },
   },
 });
