@@ -25,6 +25,7 @@ import type { ProjectionDefinition } from './infrastructure/projections/projecti
 import { BodyValidationPipe } from './modules/common/body-validation.pipe';
 import { frameworkErrorReply, HttpExceptionFilter } from './modules/common/http-exception.filter';
 import { registerJsonBodyParser } from './modules/common/json-body';
+import { forwardRegionalWrites, RegionalWrites } from './modules/federation/regional-writes';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { serveOpenApi } from './openapi/openapi.routes';
 
@@ -62,6 +63,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   if (options.onRoute) app.getHttpAdapter().getInstance().addHook('onRoute', options.onRoute);
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), config.bodyLimitBytes);
+  // a regional node's clients write through central (modules/federation/regional-writes.ts)
+  if (config.federation.upstreamUrl !== null) forwardRegionalWrites(app.getHttpAdapter().getInstance(), app.get(RegionalWrites));
   await registerBrowserPolicy(app, config.http);
   installHttpObservability(app.getHttpAdapter().getInstance(), {
     logger,

@@ -21,12 +21,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../config/config';
 import { Clock } from '../infrastructure/clock';
 import { NodeKey } from '../infrastructure/node-identity/node-key';
-import { sendSigned } from '../infrastructure/node-identity/signed-request';
 import { PlatformLifecycle } from '../infrastructure/platform-lifecycle';
 import { SettleSyncBatch, StartSyncBatch } from '../modules/federation/federation-sync.commands';
+import { postSyncBatch } from '../modules/federation/sync-batch-client';
 import { SweepTimer } from './support/sweep-timer';
 
-export const HIERARCHY_SYNC_PATH = '/api/social/hierarchy/sync';
 const MAX_BATCHES_PER_PASS = 20;
 
 export interface SyncPassResult {
@@ -73,7 +72,7 @@ export class SyncSender implements OnApplicationBootstrap, OnModuleDestroy {
       const items = await this.commands.execute(new StartSyncBatch({}, context));
       if (items.length === 0) break;
       const attempted = items.map((i) => i.id);
-      const reply = await this.post(parent, { node_id: this.config.nodeId, items: items.map((i) => ({ id: i.id, operation_type: i.operation_type, payload: i.payload })) });
+      const reply = await postSyncBatch(this.key, this.config.nodeId, parent, items, this.config.federation.sync.timeoutMs);
       const processed = reply.ok ? reply.processed.filter((id) => attempted.includes(id)) : [];
       await this.commands.execute(new SettleSyncBatch({ attempted, processed, errors: reply.ok ? reply.errors : {}, batchError: reply.ok ? null : reply.error }, context));
       result.batches++;
@@ -86,29 +85,5 @@ export class SyncSender implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     return result;
-  }
-
-  private async post(parent: string, body: unknown): Promise<{ ok: true; processed: string[]; errors: Record<string, string> } | { ok: false; error: string }> {
-    try {
-      const response = await sendSigned(this.key, this.config.nodeId, parent, { method: 'POST', path: HIERARCHY_SYNC_PATH, body }, { signal: AbortSignal.timeout(this.config.federation.sync.timeoutMs) });
-      const text = await response.text();
-      let parsed: { processed?: unknown; errors?: unknown; error?: unknown } = {};
-      try {
-        parsed = JSON.parse(text) as typeof parsed;
-      } catch {
-        // not JSON: refused below
-      }
-      if (!response.ok) return { ok: false, error: `HTTP ${response.status}${typeof parsed.error === 'string' ? `: ${parsed.error}` : ''}`.slice(0, 500) };
-      if (!Array.isArray(parsed.processed)) return { ok: false, error: 'the parent did not answer with a batch reply' };
-      const errors: Record<string, string> = {};
-      if (Array.isArray(parsed.errors)) {
-        for (const e of parsed.errors as { id?: unknown; error?: unknown }[]) {
-          if (e && typeof e.id === 'string') errors[e.id] = typeof e.error === 'string' ? e.error.slice(0, 500) : 'refused by the parent';
-        }
-      }
-      return { ok: true, processed: parsed.processed.filter((id): id is string => typeof id === 'string'), errors };
-    } catch (error) {
-      return { ok: false, error: (error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}` : String(error)).slice(0, 500) };
-    }
   }
 }

@@ -18,14 +18,15 @@ export interface ServiceProcess {
 
 /** `onSpawn` gets the child at once, before it is ready (a test that kills it mid-start). */
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}, onSpawn?: (child: ChildProcess) => void): Promise<ServiceProcess> {
-  const port = await freePort();
+  // a PORT of the caller's (a node restarted where its peers know it) or a free one
+  const port = env.PORT ?? String(await freePort());
   const root = join(__dirname, '..', '..');
   const child = spawn(process.execPath, ['-r', 'ts-node/register', join(root, 'src', 'main.ts')], {
     cwd: root,
     env: {
       ...process.env,
       TS_NODE_TRANSPILE_ONLY: 'true',
-      PORT: String(port),
+      PORT: port,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -53,7 +54,7 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
   } catch (error) {
     // a service that never became ready must not outlive its test (it kept jest, and the machine, busy)
     child.kill('SIGKILL');
-    throw error;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the service said: ${output.slice(-2000)}`);
   }
   if (gone()) throw new Error(`service exited: ${output}`);
   return { url, child, output: () => output, exited };

@@ -60,6 +60,8 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
   private readonly stopping = new AbortController();
   private running: Promise<void> | null = null;
   private readonly state: ReplicationStatus = { running: false, registered: false, position: 0, upstreamHead: null, lastError: null };
+  /** callers waiting for the replication to reach an upstream position (a regional write coming back) */
+  private waiters: { position: number; resolve(reached: boolean): void }[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -85,6 +87,26 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
     return { ...this.state };
   }
 
+  /** Resolves true once the upstream log is replicated up to `position` here (appended and checkpointed), false when the time-out passed first. */
+  waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.state.position >= position) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { position, resolve: (reached: boolean) => (clearTimeout(timer), resolve(reached)) };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  private wakeWaiters(): void {
+    const reached = this.waiters.filter((w) => w.position <= this.state.position);
+    if (reached.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.position > this.state.position);
+    for (const waiter of reached) waiter.resolve(true);
+  }
+
   private async run(upstream: string): Promise<void> {
     const checkpoint = new ReplicationCheckpoint(this.config.dataDir, upstream);
     let backoffMs = 250;
@@ -105,6 +127,7 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
           );
           this.state.position = events[events.length - 1].position;
           await checkpoint.write(this.state.position);
+          this.wakeWaiters();
         }
         this.state.lastError = null;
         backoffMs = 250;

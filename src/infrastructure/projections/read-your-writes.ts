@@ -32,7 +32,18 @@ export class ReadYourWrites {
 
   /** Resolves true when caught up, false when the configured bound passed first. */
   async waitFor(position: number, eventTypes: readonly string[]): Promise<boolean> {
-    const names = this.registry.namesFor(eventTypes);
+    return this.waitForProjections(this.registry.namesFor(eventTypes), position);
+  }
+
+  /** The same wait for every read model: after events of any type (a regional node's replicated write) up to `position`. */
+  waitForAll(position: number): Promise<boolean> {
+    return this.waitForProjections(
+      this.registry.all().map((p) => p.name),
+      position,
+    );
+  }
+
+  private async waitForProjections(names: readonly string[], position: number): Promise<boolean> {
     if (names.length === 0 || position <= 0) return true;
     const timeoutMs = this.config.readYourWritesTimeoutMs;
     const inProcess = this.role === 'worker' || this.config.projections === 'inline';

@@ -3,6 +3,7 @@ import type { FederatedPostFields, FederatedVia } from '../../aggregates/federat
 import type { PeerDescription } from '../../aggregates/federation/network-peer';
 import type { SyncItem, SyncOperationType } from '../../aggregates/federation/sync-queue';
 import { DomainCommand } from '../common/domain-command';
+import type { ForwardedReply } from './sync-batch-client';
 
 /** Queues an item for the parent (this node's queue); `queued` false when the id is live already, `dropped` when the cap refused it. */
 export class EnqueueSyncItem extends DomainCommand<{ itemId: string; operationType: SyncOperationType; payload: Record<string, unknown> }, { queued: boolean; dropped: boolean }> {}
@@ -23,6 +24,8 @@ export interface IncomingSyncItem {
 export interface SyncBatchResult {
   processed: string[];
   errors: { id: string; error: string }[];
+  /** central's replies to the `regional_write` items it ran (an addition to §19's reply) */
+  replies: ({ id: string } & ForwardedReply)[];
 }
 
 /** Applies a child's batch here, each item at most once (its receipt stream). */

@@ -23,10 +23,13 @@ import {
   ReceiveSyncBatch,
   SettleSyncBatch,
   StartSyncBatch,
+  type IncomingSyncItem,
   type SyncBatchResult,
   UnfollowPeer,
 } from './federation-sync.commands';
 import { readFederatedPost } from './federation-sync.requests';
+import { RegionalWriteApplier } from './regional-writes';
+import type { ForwardedReply } from './sync-batch-client';
 
 /** An announcement repeating the last one within this time records nothing. */
 export const PEER_REFRESH_AFTER_MS = 60_000;
@@ -104,41 +107,70 @@ export class ReceiveFederatedPostHandler implements ICommandHandler<ReceiveFeder
 /**
  * A child's batch, item by item: an item settled here (completed or dead) is
  * processed without running again; otherwise its effect runs (sync_post: the
- * post lands as a federated post; the other §19 types, and unknown ones, are
- * recorded) and the outcome is recorded on the item's receipt. A payload that
- * cannot be applied is an error for that item (dead here at the 5th).
+ * post lands as a federated post; regional_write: a regional node's client
+ * write runs here, its reply goes back in `replies`; the other §19 types, and
+ * unknown ones, are recorded) and the outcome is recorded on the item's
+ * receipt. A payload that cannot be applied is an error for that item (dead
+ * here at the 5th). One item runs at a time in this process (a copy of it in
+ * another batch waits for the first and is then settled).
  */
 @CommandHandler(ReceiveSyncBatch)
 export class ReceiveSyncBatchHandler implements ICommandHandler<ReceiveSyncBatch> {
-  constructor(private readonly executor: CommandExecutor) {}
+  private readonly running = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly regionalWrites: RegionalWriteApplier,
+  ) {}
 
   async execute({ payload, context }: ReceiveSyncBatch): Promise<SyncBatchResult> {
-    const result: SyncBatchResult = { processed: [], errors: [...payload.invalid] };
+    const result: SyncBatchResult = { processed: [], errors: [...payload.invalid], replies: [] };
     for (const item of payload.items) {
       const stream = syncReceiptStreamId(payload.senderNodeId, item.id);
-      const { state } = await this.executor.load(syncReceiptDecider, stream);
-      if (isSettled(state)) {
-        result.processed.push(item.id);
-        continue;
+      while (this.running.has(stream)) await this.running.get(stream)!.catch(() => undefined);
+      const receiving = this.receive(payload.senderNodeId, stream, item, context, result);
+      this.running.set(stream, receiving);
+      try {
+        await receiving;
+      } finally {
+        this.running.delete(stream);
       }
-      const outcome = await this.apply(payload.senderNodeId, item, context);
-      const command: SyncReceiptCommand = { kind: 'receive', senderNodeId: payload.senderNodeId, itemId: item.id, operationType: item.operation_type, outcome };
-      const { state: after } = await this.executor.execute(syncReceiptDecider, stream, command, context);
-      // completed now (or by a copy of this batch that got there first); a refusal is this item's error, also the one that made it dead
-      if (after.status === 'completed') result.processed.push(item.id);
-      else result.errors.push({ id: item.id, error: outcome.ok ? 'not applied' : outcome.error });
     }
     return result;
   }
 
-  private async apply(sender: string, item: ReceiveSyncBatch['payload']['items'][number], context: CommandContext): Promise<SyncReceiptCommand['outcome']> {
-    if (!isSyncOperationType(item.operation_type)) return { ok: true, outcome: 'unknown_type' };
-    if (item.operation_type !== 'sync_post') return { ok: true, outcome: 'recorded' };
+  private async receive(sender: string, stream: string, item: IncomingSyncItem, context: CommandContext, result: SyncBatchResult): Promise<void> {
+    const { state } = await this.executor.load(syncReceiptDecider, stream);
+    if (isSettled(state)) {
+      result.processed.push(item.id);
+      return;
+    }
+    const { outcome, reply } = await this.apply(sender, item, context);
+    const command: SyncReceiptCommand = { kind: 'receive', senderNodeId: sender, itemId: item.id, operationType: item.operation_type, outcome };
+    const { state: after } = await this.executor.execute(syncReceiptDecider, stream, command, context);
+    // completed now (or by a copy of this batch that got there first); a refusal is this item's error, also the one that made it dead
+    if (after.status === 'completed') {
+      result.processed.push(item.id);
+      if (reply) result.replies.push({ id: item.id, ...reply });
+    } else result.errors.push({ id: item.id, error: outcome.ok ? 'not applied' : outcome.error });
+  }
+
+  private async apply(sender: string, item: IncomingSyncItem, context: CommandContext): Promise<{ outcome: SyncReceiptCommand['outcome']; reply?: ForwardedReply }> {
+    if (!isSyncOperationType(item.operation_type)) return { outcome: { ok: true, outcome: 'unknown_type' } };
     try {
-      await receivePost(this.executor, { post: readFederatedPost(item.payload, sender), via: 'sync' }, context);
-      return { ok: true, outcome: 'applied' };
+      switch (item.operation_type) {
+        case 'sync_post':
+          await receivePost(this.executor, { post: readFederatedPost(item.payload, sender), via: 'sync' }, context);
+          return { outcome: { ok: true, outcome: 'applied' } };
+        case 'regional_write':
+          return { outcome: { ok: true, outcome: 'applied' }, reply: await this.regionalWrites.apply(sender, item.payload) };
+        default:
+          return { outcome: { ok: true, outcome: 'recorded' } };
+      }
     } catch (error) {
-      if (error instanceof DomainError && error.kind === 'invalid') return { ok: false, error: error.message };
+      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'forbidden')) return { outcome: { ok: false, error: error.message } };
+      // a regional write that failed here (5xx) is retried by its sender
+      if (item.operation_type === 'regional_write' && error instanceof Error) return { outcome: { ok: false, error: error.message.slice(0, 500) } };
       throw error;
     }
   }

@@ -151,7 +151,21 @@ export const SYNC_QUEUE_PAGE = obj({
   data: list(SYNC_QUEUE_ITEM),
   meta: obj({ total: int(), limit: int(), offset: int(), has_more: bool(), counts: COUNTS, cap: int(), parent_url: orNull(str()) }),
 });
-export const SYNC_BATCH_REPLY = obj({ success: bool(), processed: list(str()), errors: list(obj({ id: str(), error: str() })) });
+export const SYNC_BATCH_REPLY = obj({
+  success: bool(),
+  processed: list(str()),
+  errors: list(obj({ id: str(), error: str() })),
+  replies: list(
+    obj({
+      id: str(),
+      status: int(),
+      content_type: str(),
+      body: str({ description: 'the reply body as this node sent it' }),
+      position: int({ description: "this node's log head after the write" }),
+    }),
+    { description: "the replies to the `regional_write` items run here (a regional node's client writes); not in the original's reply, present only when there are some" },
+  ),
+}, ['replies']);
 export const INBOX_REPLY = raw({ federated_post_id: str(), created: bool() });
 const OUTBOX_POST = obj({ id: str(), title: str(), content: str(), content_type: str(), author_id: str(), created_at: time, url: str(), signature: str({ description: 'Ed25519 (hex) of the canonical JSON of {node_id, post} without the signature' }) });
 export const OUTBOX_REPLY = raw({ node_id: str(), url: str(), name: str(), public_key: str(), posts: list(OUTBOX_POST) });

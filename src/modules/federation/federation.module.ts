@@ -28,6 +28,7 @@ import {
 import { FederationSyncQueries } from './federation-sync.queries';
 import { HierarchySyncController, SyncQueueController } from './hierarchy-sync.controller';
 import { PeersController } from './peers.controller';
+import { RegionalWriteApplier, RegionalWrites } from './regional-writes';
 import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 @Module({
@@ -39,6 +40,8 @@ import { SelfSignedRegistrationGuard } from './self-signed.guard';
     RegisterFederationNodeHandler,
     ApproveFederationNodeHandler,
     RegionalReplicator,
+    RegionalWrites,
+    RegionalWriteApplier,
     FederationSyncQueries,
     EnqueueSyncItemHandler,
     StartSyncBatchHandler,
@@ -51,6 +54,6 @@ import { SelfSignedRegistrationGuard } from './self-signed.guard';
     AnnouncePeerHandler,
     LearnPeersHandler,
   ],
-  exports: [FederationSyncQueries],
+  exports: [FederationSyncQueries, RegionalWrites],
 })
 export class FederationModule {}

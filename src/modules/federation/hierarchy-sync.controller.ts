@@ -21,6 +21,7 @@ import { ReceiveSyncBatch, type SyncBatchResult } from './federation-sync.comman
 import { type QueueCounts, FederationSyncQueries } from './federation-sync.queries';
 import { SYNC_BATCH_REPLY, SYNC_QUEUE_PAGE, type SyncQueueItemView, syncQueueItemView } from './federation-sync.replies';
 import { readQueueStatus, readSyncBatch, SYNC_QUEUE_STATUSES } from './federation-sync.requests';
+import { outboxPage, RegionalWrites } from './regional-writes';
 
 const QUEUE_PAGE = { defaultLimit: 50, cap: 200 };
 
@@ -34,12 +35,13 @@ export class HierarchySyncController {
   @Reply(200, SYNC_BATCH_REPLY, 'raw: the ids applied or settled here before (processed) and the refused ones (errors)')
   @Refusal(400, 'no `node_id`, `items` not an array or over 500, or an encrypted envelope (not supported)')
   @Refusal(403, '`node_id does not match the signing node`')
-  async sync(@Body() body: unknown, @CallingNode() caller: string, @RequestContext() context: CommandContext): Promise<{ success: true } & SyncBatchResult> {
+  async sync(@Body() body: unknown, @CallingNode() caller: string, @RequestContext() context: CommandContext): Promise<{ success: true } & Omit<SyncBatchResult, 'replies'> & Partial<Pick<SyncBatchResult, 'replies'>>> {
     const batch = readSyncBatch(body);
     if (batch.nodeId !== caller) throw new DomainError('forbidden', 'node_id does not match the signing node');
     if (batch.items.length === 0 && batch.invalid.length === 0) return { success: true, processed: [], errors: [] };
-    const result = await this.commands.execute(new ReceiveSyncBatch({ senderNodeId: caller, items: batch.items, invalid: batch.invalid }, { ...context, actor: `node:${caller}` }));
-    return { success: true, ...result };
+    const { replies, ...result } = await this.commands.execute(new ReceiveSyncBatch({ senderNodeId: caller, items: batch.items, invalid: batch.invalid }, { ...context, actor: `node:${caller}` }));
+    // `replies` only when there are some (regional_write items): the original's batches get the original's reply
+    return { success: true, ...result, ...(replies.length > 0 ? { replies } : {}) };
   }
 }
 
@@ -47,6 +49,7 @@ export class HierarchySyncController {
 export class SyncQueueController {
   constructor(
     private readonly queries: FederationSyncQueries,
+    private readonly regionalWrites: RegionalWrites,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -60,8 +63,12 @@ export class SyncQueueController {
   async queue(@Query() query: Record<string, unknown>): Promise<{ success: true; data: SyncQueueItemView[]; meta: PageMeta & { counts: QueueCounts; cap: number; parent_url: string | null } }> {
     const status = readQueueStatus(query);
     const page = pageQuery(query, QUEUE_PAGE);
-    const { items, total, counts } = await this.queries.queue(this.config.nodeId, status, page);
+    // a regional node's queue is its outbox of client writes for central (regional-writes.ts), not a read model
+    const { items, total, counts } = this.regionalWrites.active
+      ? outboxPage(this.regionalWrites.queue(), status, page)
+      : await this.queries.queue(this.config.nodeId, status, page);
     const reply = paged(items.map(syncQueueItemView), total, page);
-    return { ...reply, meta: { ...reply.meta, counts, cap: this.config.federation.sync.queueCap, parent_url: this.config.federation.sync.parentUrl } };
+    const parentUrl = this.config.federation.upstreamUrl ?? this.config.federation.sync.parentUrl;
+    return { ...reply, meta: { ...reply.meta, counts, cap: this.config.federation.sync.queueCap, parent_url: parentUrl } };
   }
 }
