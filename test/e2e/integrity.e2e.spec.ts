@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { canonicalJson } from '../../src/infrastructure/canonical-json';
 import { NODE_KEY_FILE, NodeKey, verifySignature } from '../../src/infrastructure/node-identity/node-key';
 import { sendSigned, signRequest } from '../../src/infrastructure/node-identity/signed-request';
+import passport from 'passport';
+import { JwtStrategy } from '../../src/modules/accounts/auth/jwt.strategy';
 import { startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
@@ -16,14 +18,28 @@ jest.setTimeout(60_000);
 const CHALLENGE = '/api/social/integrity/challenge';
 const RESPONSE = '/api/social/integrity/challenge-response';
 const ADMIN = uniqueName('integrityadmin');
+const VERSION = '9.9.9-integrity';
+// one secret for the two apps of this process: passport-jwt's verifier hook is static
+const JWT_SECRET = 'integrity-suite-secret-of-at-least-32-chars';
 
 describe('node identity and signed node requests', () => {
   let t: TestApp;
   const peer = NodeKey.generate();
   const impostor = NodeKey.generate();
+  /** the keys of two nodes announced to this one with their URLs: one runs (a second app), one cannot be reached */
+  const reachable = NodeKey.generate();
+  const unreachable = NodeKey.generate();
 
   beforeAll(async () => {
-    t = await startTestApp({ TRUSTED_NODE_KEYS: `peer-1=${peer.publicKeyHex},peer-2=${impostor.publicKeyHex}`, SVC_ADMIN_USERS: ADMIN });
+    t = await startTestApp({
+      TRUSTED_NODE_KEYS: `peer-1=${peer.publicKeyHex},peer-2=${impostor.publicKeyHex},peer-3=${reachable.publicKeyHex},peer-4=${unreachable.publicKeyHex}`,
+      SVC_ADMIN_USERS: ADMIN,
+      SVC_VERSION: VERSION,
+      // the hash this node expects for the version both apps run: not the one they run, so a reported hash is a finding
+      INTEGRITY_EXPECTED_HASHES: `${VERSION}=${'ab'.repeat(32)}`,
+      FEDERATION_ALLOW_PRIVATE: '1',
+      JWT_SECRET,
+    });
     const res = await t.request('POST', '/api/social/register', { body: { username: ADMIN, email: `${ADMIN}@example.com`, password: 'correct horse battery' } });
     adminToken = res.body.data.token;
   });
@@ -114,17 +130,32 @@ describe('node identity and signed node requests', () => {
     expect((await post(body, {})).status).toBe(401);
   });
 
-  it('given a challenge type this node cannot answer, or no nonce, when posted signed, then 400 naming it', async () => {
-    const unsupported = { type: 'impression_audit', nonce: 'challenge-nonce-8' };
+  it('given an unknown challenge type, or no nonce, when posted signed, then 400 naming it', async () => {
+    const unknown = { type: 'mind_reading', nonce: 'challenge-nonce-8' };
     const missing = { type: 'stats_probe' };
 
-    const first = await post(unsupported, signed(unsupported));
+    const first = await post(unknown, signed(unknown));
     const second = await post(missing, signed(missing));
 
     expect(first.status).toBe(400);
-    expect(first.body.error).toBe('Unsupported challenge type: impression_audit');
+    expect(first.body.error).toMatch(/^type must be one of/);
     expect(second.status).toBe(400);
     expect(second.body.error).toMatch(/nonce/);
+  });
+
+  it.each([
+    ['agent_count_verify', { agent_count: 0, post_count: 0 }],
+    ['guardrail_verify', { guardrail_hash: expect.stringMatching(/^[0-9a-f]{64}$/), consistent: true }],
+    ['impression_audit', { ad_id: 'no-such-ad', known: false }],
+  ])('given a signed %s challenge, when posted, then the signed answer carries what the type asks about', async (type, specific) => {
+    const body = { type, nonce: 'challenge-nonce-8', ad_id: 'no-such-ad' };
+
+    const res = await post(body, signed(body));
+
+    expect(res.status).toBe(200);
+    expect(res.body.response).toMatchObject({ type, nonce: 'challenge-nonce-8', ...specific });
+    const { public_key } = (await t.request('GET', '/api/social/integrity/public-key')).body;
+    expect(verifySignature(public_key, canonicalJson(res.body.response), res.body.signature)).toBe(true);
   });
 
   describe('challenges this node issues', () => {
@@ -212,6 +243,55 @@ describe('node identity and signed node requests', () => {
     it('given a bad action or node id, when banning, then 400', async () => {
       expect((await t.request('POST', '/api/social/integrity/node/peer-1/ban', { token: adminToken, body: { action: 'smite' } })).body.error).toBe('action must be one of ban, unban');
       expect((await ban('bad%20id', 'ban')).status).toBe(400);
+    });
+  });
+
+  describe('challenges sent to a node whose URL this node knows', () => {
+    let target: TestApp;
+    const issue = (body: unknown) => t.request('POST', '/api/social/integrity/challenges', { token: adminToken, body });
+    const announce = (key: NodeKey, nodeId: string, url: string) => sendSigned(key, nodeId, t.url, { method: 'POST', path: '/api/social/peers/announce', body: { node_id: nodeId, url } });
+
+    beforeAll(async () => {
+      const self = (await t.request('GET', '/api/social/integrity/public-key')).body;
+      target = await startTestApp({ SVC_NODE_ID: 'peer-3', NODE_PRIVATE_KEY: reachable.toPem(), TRUSTED_NODE_KEYS: `${self.node_id}=${self.public_key}`, SVC_VERSION: VERSION, JWT_SECRET });
+      // passport keeps one `jwt` strategy per process, the last app's: the admin's requests go to the first app
+      passport.use('jwt', t.app.get(JwtStrategy));
+      expect((await announce(reachable, 'peer-3', target.url)).status).toBe(200);
+      expect((await announce(unreachable, 'peer-4', 'http://127.0.0.1:1')).status).toBe(200);
+    });
+    afterAll(() => target?.close());
+
+    it.each(['code_hash_check', 'stats_probe', 'agent_count_verify', 'guardrail_verify', 'impression_audit'])(
+      'given the node runs, when an admin issues a %s challenge, then it is sent there, answered, and passes at once',
+      async (type) => {
+        const res = await issue({ target_node_id: 'peer-3', type, ad_id: 'some-ad' });
+
+        expect(res.status).toBe(201);
+        expect(res.body.data).toMatchObject({ target_node_id: 'peer-3', challenge_type: type, status: 'passed', result_details: 'nonce and signature verified', delivery: { attempted: true, delivered: true, error: null } });
+        const listed = (await t.request('GET', '/api/social/integrity/challenges', { token: adminToken })).body.data;
+        expect(listed.find((c: { id: string }) => c.id === res.body.data.id)).toMatchObject({ status: 'passed' });
+      },
+    );
+
+    it('given the node cannot be reached, when challenged, then the challenge stays pending and the delivery says why', async () => {
+      const res = await issue({ target_node_id: 'peer-4', type: 'stats_probe' });
+
+      expect(res.body.data).toMatchObject({ status: 'pending', delivery: { attempted: true, delivered: false, error: expect.any(String) } });
+    });
+
+    it('given a node with no known URL, when challenged, then the challenge waits for its answer: nothing is sent', async () => {
+      const res = await issue({ target_node_id: 'peer-1', type: 'stats_probe' });
+
+      expect(res.body.data).toMatchObject({ status: 'pending', delivery: { attempted: false, delivered: false, error: null } });
+    });
+
+    it('given the node reports a code hash other than the one expected for its version, when audited, then the round probes it and raises a critical alert', async () => {
+      const res = await t.request('POST', '/api/social/integrity/node/peer-3/audit', { token: adminToken });
+
+      expect(res.status).toBe(200);
+      expect(res.body.data.alerts).toEqual([expect.objectContaining({ alert_type: 'code_hash_mismatch', severity: 'critical', fraud_score_delta: 40, evidence: expect.objectContaining({ source: 'reported', version: VERSION }) })]);
+      const probes = (await t.request('GET', '/api/social/integrity/challenges', { token: adminToken })).body.data.filter((c: { target_node_id: string; challenge_type: string }) => c.target_node_id === 'peer-3' && c.challenge_type === 'code_hash_check');
+      expect(probes.length).toBeGreaterThanOrEqual(2);
     });
   });
 });

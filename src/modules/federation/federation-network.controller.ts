@@ -13,7 +13,7 @@ import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
 import { NodeKey } from '../../infrastructure/node-identity/node-key';
-import { type NodeKeyDirectory, signRequest } from '../../infrastructure/node-identity/signed-request';
+import type { NodeKeyDirectory } from '../../infrastructure/node-identity/signed-request';
 import { Authenticated, OptionalViewer } from '../accounts/auth/authenticated.guard';
 import type { AuthUser } from '../accounts/auth/auth-user';
 import { CurrentUser } from '../accounts/auth/current-user.decorator';
@@ -22,7 +22,8 @@ import { type PagedEnvelope, paged } from '../common/envelope';
 import { signValue, verifyNodeSignature } from '../common/node-signing-key';
 import { QueryParam, Refusal, Reply } from '../common/openapi';
 import { pageQuery, pageQuerySchemas } from '../common/paging';
-import { guardedGet, guardedRequest } from '../common/public-address';
+import { guardedGet } from '../common/public-address';
+import { postSignedToPeer } from '../common/signed-peer-request';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { CallingNode, NODE_KEY_DIRECTORY, NodeSigned } from '../integrity/node-signature.guard';
@@ -233,17 +234,11 @@ export class FederationNetworkController {
 
   /** Tells the followed peer (node-signed POST through the SSRF guard); whether it took it. A failure does not undo the follow. */
   private async notifyFollowed(peerUrl: string): Promise<boolean> {
-    const path = `${SOCIAL}/federation/follow-notification`;
-    const body = JSON.stringify({ follower_node_id: this.config.nodeId, follower_url: this.config.federation.publicUrl });
     try {
-      await guardedRequest(new URL(`${peerUrl}${path}`), {
-        method: 'POST',
-        headers: { ...signRequest(this.key, this.config.nodeId, { method: 'POST', path: new URL(`${peerUrl}${path}`).pathname, body }), 'content-type': 'application/json' },
-        body,
+      await postSignedToPeer(this.key, this.config.nodeId, peerUrl, `${SOCIAL}/federation/follow-notification`, { follower_node_id: this.config.nodeId, follower_url: this.config.federation.publicUrl }, {
         timeoutMs: this.config.federation.sync.timeoutMs,
         allowPrivate: this.config.federation.allowPrivatePeers,
         maxBytes: 64 * 1024,
-        accept: 'application/json',
       });
       return true;
     } catch (error) {

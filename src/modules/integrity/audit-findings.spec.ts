@@ -18,4 +18,19 @@ describe('audit findings', () => {
     const [finding] = auditFindings({ challenges: [], registration: { code_hash: 'b', version: '1.0.0', code_hash_matches: false, expected_hash: 'a' } }, NOW);
     expect(finding).toMatchObject({ alertType: 'code_hash_mismatch', severity: 'critical', fraudScoreDelta: CODE_HASH_MISMATCH_DELTA });
   });
+
+  it('given the node reported a code hash other than the one expected for its version, then a critical finding', () => {
+    const [finding] = auditFindings({ challenges: [], registration: null, reported: { code_hash: 'b', version: '1.0.0', expected_hash: 'a' } }, NOW);
+    expect(finding).toMatchObject({ alertType: 'code_hash_mismatch', severity: 'critical', evidence: { source: 'reported' } });
+  });
+
+  it('given the same wrong hash registered and reported, then one finding', () => {
+    const records = { challenges: [], registration: { code_hash: 'b', version: '1.0.0', code_hash_matches: false, expected_hash: 'a' }, reported: { code_hash: 'b', version: '1.0.0', expected_hash: 'a' } };
+    expect(auditFindings(records, NOW)).toHaveLength(1);
+  });
+
+  it('given the node reported the expected hash, or one for a version with no expected hash, then no finding', () => {
+    expect(auditFindings({ challenges: [], registration: null, reported: { code_hash: 'a', version: '1.0.0', expected_hash: 'a' } }, NOW)).toEqual([]);
+    expect(auditFindings({ challenges: [], registration: null, reported: { code_hash: 'a', version: '9.9.9', expected_hash: null } }, NOW)).toEqual([]);
+  });
 });

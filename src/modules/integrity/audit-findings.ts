@@ -6,10 +6,13 @@
  * - a challenge it failed (nonce or signature mismatch): high, +25;
  * - a challenge it left unanswered for an hour: medium, +10;
  * - a code hash registered here that is not the one expected for its
- *   version (registry mode, enforcement off): critical, +40.
+ *   version (registry mode, enforcement off), or one the node itself
+ *   reported in the round's signed `code_hash_check` answer: critical, +40.
  *
- * The audit does not reach out to the node: the challenges are issued and
- * answered over POST /integrity/challenges and /integrity/challenge-response.
+ * The round reaches out to the node when this node knows its URL: a
+ * `code_hash_check` challenge is sent and its answer evaluated before the
+ * findings are read (challenge-rounds.ts), so a wrong nonce or signature is
+ * a failed challenge of this very round, and the hash it reports is weighed.
  */
 import type { AuditFinding } from '../../aggregates/integrity/node-standing';
 
@@ -21,7 +24,18 @@ export const UNANSWERED_AFTER_MS = 60 * 60 * 1000;
 export interface AuditRecords {
   challenges: { id: string; challenge_type: string; status: string; result_details: string | null; created_at: string }[];
   registration: { code_hash: string | null; version: string | null; code_hash_matches: boolean | null; expected_hash: string | null } | null;
+  /** what the node answered to this round's code_hash_check (a verified answer only), with the hash expected for its version; null when it did not answer */
+  reported?: { code_hash: string; version: string; expected_hash: string | null } | null;
 }
+
+const codeHashMismatch = (version: string | null, codeHash: string | null, expected: string | null, source: string): AuditFinding => ({
+  key: `code_hash:${version ?? ''}:${codeHash ?? ''}`,
+  alertType: 'code_hash_mismatch',
+  severity: 'critical',
+  description: `${source} code hash for version ${version ?? '?'} is not the expected one`,
+  evidence: { version, code_hash: codeHash, expected_hash: expected, source },
+  fraudScoreDelta: CODE_HASH_MISMATCH_DELTA,
+});
 
 export function auditFindings(records: AuditRecords, now: Date): AuditFinding[] {
   const findings: AuditFinding[] = [];
@@ -47,15 +61,11 @@ export function auditFindings(records: AuditRecords, now: Date): AuditFinding[] 
     }
   }
   const r = records.registration;
-  if (r && r.code_hash_matches === false) {
-    findings.push({
-      key: `code_hash:${r.version ?? ''}:${r.code_hash ?? ''}`,
-      alertType: 'code_hash_mismatch',
-      severity: 'critical',
-      description: `registered code hash for version ${r.version ?? '?'} is not the expected one`,
-      evidence: { version: r.version, code_hash: r.code_hash, expected_hash: r.expected_hash },
-      fraudScoreDelta: CODE_HASH_MISMATCH_DELTA,
-    });
+  if (r && r.code_hash_matches === false) findings.push(codeHashMismatch(r.version, r.code_hash, r.expected_hash, 'registered'));
+  const reported = records.reported;
+  if (reported && reported.expected_hash !== null && reported.expected_hash !== reported.code_hash) {
+    const finding = codeHashMismatch(reported.version, reported.code_hash, reported.expected_hash, 'reported');
+    if (!findings.some((f) => f.key === finding.key)) findings.push(finding);
   }
   return findings;
 }

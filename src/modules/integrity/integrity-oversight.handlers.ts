@@ -12,9 +12,10 @@ import { registryNodeDecider, registryNodeStreamId } from '../../aggregates/inte
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
-import { CommandExecutor } from '../common/command-executor';
+import { type CommandContext, CommandExecutor } from '../common/command-executor';
 import { randomHex } from '../common/random-ids';
-import { auditFindings } from './audit-findings';
+import { type AuditRecords, auditFindings } from './audit-findings';
+import { ChallengeRounds } from './challenge-rounds';
 import { type AlertRecord, AuditNode, type AuditOutcome, RegisterRegistryNode, ReviewIntegrityAlert } from './integrity.commands';
 import { IntegrityOversightQueries } from './integrity-oversight.queries';
 import { IntegrityQueries } from './integrity.queries';
@@ -26,12 +27,16 @@ export class AuditNodeHandler implements ICommandHandler<AuditNode> {
   constructor(
     private readonly executor: CommandExecutor,
     private readonly oversight: IntegrityOversightQueries,
+    private readonly identity: IntegrityQueries,
+    private readonly rounds: ChallengeRounds,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute({ payload, context }: AuditNode): Promise<AuditOutcome> {
     if (!(await this.oversight.isKnownNode(payload.nodeId))) throw new DomainError('not_found', UNKNOWN_NODE);
-    const findings = auditFindings(await this.oversight.auditRecords(payload.nodeId), this.clock.now());
+    const reported = await this.probe(payload.nodeId, payload.by, context);
+    const findings = auditFindings({ ...(await this.oversight.auditRecords(payload.nodeId)), reported }, this.clock.now());
     const { events, state } = await this.executor.execute(
       nodeStandingDecider,
       nodeStandingStreamId(payload.nodeId),
@@ -50,6 +55,14 @@ export class AuditNodeHandler implements ICommandHandler<AuditNode> {
       alerts: await this.oversight.alertsOf(raised),
       audited_at: audited.data.audited_at,
     };
+  }
+
+  /** The round's code_hash_check, sent when the node's URL is known; what a verified answer reports, with the hash expected for its version. */
+  private async probe(nodeId: string, by: string, context: CommandContext): Promise<AuditRecords['reported']> {
+    if (nodeId === this.config.nodeId || (await this.oversight.nodeUrl(nodeId)) === null) return null;
+    const { record, response } = await this.rounds.challenge({ targetNodeId: nodeId, challengeType: 'code_hash_check', issuedBy: by }, context);
+    if (record.status !== 'passed' || typeof response?.code_hash !== 'string' || typeof response.version !== 'string') return null;
+    return { code_hash: response.code_hash, version: response.version, expected_hash: await this.identity.expectedHash(response.version) };
   }
 }
 

@@ -19,6 +19,7 @@ import { COMPUTE_PROVIDER_STATS, type ComputeProviderStatsDoc } from '../../proj
 import { PEER_NODES, type PeerNodeDoc } from '../../projections/compute/peer-nodes.read-model';
 import { ALL_POSTS_COUNT, POST_COUNTS } from '../../projections/content/posts.projection';
 import { FEDERATION_NODES, type FederationNodeDoc } from '../../projections/federation/federation-nodes.projection';
+import { NETWORK_PEERS, type NetworkPeerDoc } from '../../projections/federation/network-peers.projection';
 import { FLEET_NODES, type FleetNodeDoc } from '../../projections/fleet/fleet-nodes.projection';
 import { INTEGRITY_ALERTS, type IntegrityAlertDoc } from '../../projections/integrity/integrity-alerts.projection';
 import { INTEGRITY_CHALLENGES, type IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
@@ -111,6 +112,15 @@ export class IntegrityOversightQueries {
       this.col<IntegrityChallengeDoc>(INTEGRITY_CHALLENGES).findOne({ target_node_id: nodeId }),
     ]);
     return found.some((doc) => doc !== null) || nodeId in this.config.integrity.trustedNodeKeys;
+  }
+
+  /** Where `nodeId` answers, as it told this node: its federation registration, else its peer announcement; null when unknown. */
+  async nodeUrl(nodeId: string): Promise<string | null> {
+    const [federation, peer] = await Promise.all([
+      this.col<FederationNodeDoc>(FEDERATION_NODES).findOne({ _id: nodeId }),
+      this.col<NetworkPeerDoc>(NETWORK_PEERS).findOne({ _id: nodeId }),
+    ]);
+    return federation?.url ?? peer?.url ?? null;
   }
 
   /** What an audit of `nodeId` weighs (audit-findings.ts). */

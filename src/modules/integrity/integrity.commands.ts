@@ -1,18 +1,32 @@
 /** Commands of the integrity context, dispatched on the @nestjs/cqrs CommandBus. */
-import type { CommandInput } from '../../aggregates/shared/decider';
-import type { IntegrityChallengeCommand } from '../../aggregates/integrity/integrity-challenge';
 import type { AlertStatus, NodeStandingCommand } from '../../aggregates/integrity/node-standing';
 import type { IntegrityChallengeDoc } from '../../projections/integrity/integrity-challenges.projection';
 import { DomainCommand } from '../common/domain-command';
+import type { ChallengeType } from '../../aggregates/integrity/integrity-challenge';
 
 /** The challenge record of social-routes §20. */
 export type ChallengeRecord = Omit<IntegrityChallengeDoc, '_id' | 'issued_by'> & { id: string };
 
-/** Issues a challenge to another node (an admin's); the id and, unless given, the nonce are drawn here. */
-export class IssueIntegrityChallenge extends DomainCommand<
-  Omit<CommandInput<IntegrityChallengeCommand, 'issue'>, 'challengeId' | 'nonce'> & { nonce?: string },
-  ChallengeRecord
-> {}
+/** Whether the challenge reached its target and came back answered. */
+export interface ChallengeDelivery {
+  /** false: no URL is known for the target; the challenge waits for its answer at /integrity/challenge-response */
+  attempted: boolean;
+  delivered: boolean;
+  error: string | null;
+}
+
+/** A challenge to put to a node. */
+export interface ChallengeInput {
+  targetNodeId: string;
+  challengeType: ChallengeType;
+  nonce?: string;
+  issuedBy: string;
+  /** the ad an impression_audit asks about (sent, not recorded) */
+  adId?: string;
+}
+
+/** Issues a challenge to another node (an admin's) and sends it there when its URL is known (challenge-rounds.ts); the id and, unless given, the nonce are drawn here. */
+export class IssueIntegrityChallenge extends DomainCommand<ChallengeInput, ChallengeRecord & { delivery: ChallengeDelivery }> {}
 
 /** Evaluates a node's signed response to one of this node's challenges. */
 export class EvaluateChallengeResponse extends DomainCommand<

@@ -19,9 +19,10 @@ import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
 import { type ChallengeRecord, ChangeNodeStanding, EvaluateChallengeResponse, IssueIntegrityChallenge } from './integrity.commands';
-import { BAN_LIST, CHALLENGE_ANSWER, CHALLENGE_EVALUATION, CHALLENGE_RECORD, CHALLENGE_RECORDS_PAGE, CODE_HASH, NODE_BAN_RESULT, PUBLIC_KEY } from './integrity.replies';
+import { BAN_LIST, CHALLENGE_ANSWER, CHALLENGE_EVALUATION, CHALLENGE_RECORDS_PAGE, CODE_HASH, ISSUED_CHALLENGE, NODE_BAN_RESULT, PUBLIC_KEY } from './integrity.replies';
 import { ChallengeRequest, ChallengeResponseRequest, IssueChallengeRequest, MAX_RESPONSE_BYTES, NODE_ID, NodeBanRequest } from './integrity.requests';
-import { IntegrityQueries, type SignedChallengeAnswer, type SignedCodeHash } from './integrity.queries';
+import { ChallengeAnswers, type SignedChallengeAnswer } from './challenge-answers';
+import { IntegrityQueries, type SignedCodeHash } from './integrity.queries';
 import { CallingNode, NodeSigned } from './node-signature.guard';
 
 const CHALLENGES_PAGE = { defaultLimit: 50, cap: 100 };
@@ -30,6 +31,7 @@ const CHALLENGES_PAGE = { defaultLimit: 50, cap: 100 };
 export class IntegrityController {
   constructor(
     private readonly queries: IntegrityQueries,
+    private readonly answers: ChallengeAnswers,
     private readonly commands: CommandBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -50,20 +52,19 @@ export class IntegrityController {
   @HttpCode(200)
   @NodeSigned()
   @Reply(200, CHALLENGE_ANSWER)
-  @Refusal(400, 'a challenge type this node cannot answer yet (`guardrail_verify`, `impression_audit`, `agent_count_verify`)')
-  async challenge(@Body() body: ChallengeRequest): Promise<SignedChallengeAnswer> {
-    if (body.type !== 'code_hash_check' && body.type !== 'stats_probe') throw new DomainError('invalid', `Unsupported challenge type: ${body.type}`);
-    return this.queries.answerChallenge(body.type, body.nonce);
+  @Refusal(400, 'an unknown type, a nonce that is not 8-128 characters')
+  challenge(@Body() body: ChallengeRequest): Promise<SignedChallengeAnswer> {
+    return this.answers.answer(body.type, body.nonce, body.ad_id ?? null);
   }
 
-  /** An admin issues a challenge to another node; the node answers it at POST /integrity/challenge and its answer comes back here as a challenge-response. */
+  /** An admin challenges another node: recorded, sent to the node's URL when this node knows it (its answer evaluated at once), else answered later at POST /integrity/challenge-response. */
   @Post('challenges')
   @Authenticated('admin')
-  @EnvelopeReply(201, CHALLENGE_RECORD)
+  @EnvelopeReply(201, ISSUED_CHALLENGE)
   async issue(@CurrentUser() admin: AuthUser, @Body() body: IssueChallengeRequest, @RequestContext() context: CommandContext): Promise<Envelope<ChallengeRecord>> {
     return ok(
       await this.commands.execute(
-        new IssueIntegrityChallenge({ challengerNodeId: this.config.nodeId, targetNodeId: body.target_node_id, challengeType: body.type, nonce: body.nonce, issuedBy: admin.id }, context),
+        new IssueIntegrityChallenge({ targetNodeId: body.target_node_id, challengeType: body.type, nonce: body.nonce, issuedBy: admin.id, adId: body.ad_id }, context),
       ),
     );
   }

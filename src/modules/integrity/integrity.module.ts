@@ -18,6 +18,8 @@ import { IntegrityOversightQueries } from './integrity-oversight.queries';
 import { RegistryOnlyGuard } from './registry-only.guard';
 import { ImpressionWitness } from './witness.service';
 import { SelfSignedRegistrationGuard } from '../federation/self-signed.guard';
+import { ChallengeAnswers } from './challenge-answers';
+import { ChallengeRounds } from './challenge-rounds';
 import { IntegrityQueries } from './integrity.queries';
 import { ConfiguredNodeKeys } from './node-keys';
 import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-signature.guard';
@@ -30,6 +32,8 @@ import { NODE_KEY_DIRECTORY, NONCE_STORE, NodeSignatureGuard } from './node-sign
     { provide: NONCE_STORE, useFactory: (readStore: ReadStore) => new ReadStoreNonceStore(readStore), inject: [READ_STORE] },
     NodeSignatureGuard,
     IntegrityQueries,
+    ChallengeAnswers,
+    ChallengeRounds,
     IssueIntegrityChallengeHandler,
     EvaluateChallengeResponseHandler,
     ChangeNodeStandingHandler,

@@ -20,12 +20,6 @@ export interface SignedCodeHash {
   signature: string;
 }
 
-export interface SignedChallengeAnswer {
-  success: true;
-  response: Record<string, unknown>;
-  signature: string;
-}
-
 @Injectable()
 export class IntegrityQueries {
   private codeHash: Promise<string> | null = null;
@@ -61,15 +55,6 @@ export class IntegrityQueries {
   async signedCodeHash(): Promise<SignedCodeHash> {
     const body = { node_id: this.config.nodeId, code_hash: await this.runningCodeHash(), version: this.config.version, public_key: this.key.publicKeyHex };
     return { ...body, signature: this.key.sign(canonicalJson(body)) };
-  }
-
-  async answerChallenge(type: 'code_hash_check' | 'stats_probe', nonce: string): Promise<SignedChallengeAnswer> {
-    const specific =
-      type === 'code_hash_check'
-        ? { code_hash: await this.runningCodeHash(), version: this.config.version }
-        : { head_position: await this.events.headPosition(), node_tier: this.config.nodeTier };
-    const response = { type, nonce, timestamp: this.clock.now().toISOString(), ...specific, node_id: this.config.nodeId, public_key: this.key.publicKeyHex };
-    return { success: true, response, signature: this.key.sign(canonicalJson(response)) };
   }
 
   /** The code hash a registry expects for `version`: configured (INTEGRITY_EXPECTED_HASHES), else its own for its own version, else null. */

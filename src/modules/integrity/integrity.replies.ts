@@ -1,5 +1,5 @@
 /** Reply schemas of the integrity routes (raw replies, social-routes §20). */
-import { bool, int, list, obj, oneOf, orNull, str } from '../common/openapi';
+import { bool, int, type JsonSchema, list, obj, oneOf, orNull, str } from '../common/openapi';
 
 const hex = (bytes: number) => str({ pattern: `^[0-9a-f]{${bytes * 2}}$` });
 
@@ -37,6 +37,16 @@ export const CHALLENGE_RECORD = obj({
   created_at: time,
   responded_at: orNull(time),
   evaluated_at: orNull(time),
+});
+
+/** POST /integrity/challenges: the record after the round, and whether the challenge reached its target. */
+export const ISSUED_CHALLENGE = obj({
+  ...(CHALLENGE_RECORD.properties as Record<string, JsonSchema>),
+  delivery: obj(
+    { attempted: bool({ description: 'false: no URL is known for the target; its answer is awaited at POST /integrity/challenge-response' }), delivered: bool(), error: orNull(str()) },
+    [],
+    { description: 'the challenge sent to the target at once (node-signed POST /integrity/challenge) and its signed answer evaluated' },
+  ),
 });
 
 export const CHALLENGE_RECORDS_PAGE = obj({

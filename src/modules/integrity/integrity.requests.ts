@@ -34,6 +34,12 @@ export class IssueChallengeRequest {
   @IsString()
   @Length(8, 128, { message: 'nonce must be 8-128 characters' })
   nonce?: string;
+
+  /** the ad an impression_audit asks about */
+  @IsOptional()
+  @IsString()
+  @Length(1, 128, { message: 'ad_id must be 1-128 characters' })
+  ad_id?: string;
 }
 
 /** The largest signed response kept with its evaluation (its canonical JSON). */
