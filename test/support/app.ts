@@ -59,6 +59,8 @@ export function testAppEnv(dir: string, env: Record<string, string> = {}): Recor
     ENGINE_THROTTLE_MAX_DELAY_MS: '0',
     // the feed poller reads other sites' feeds: only the suites that test it turn it on
     FEED_POLL_INTERVAL_MS: '0',
+    // the suites assert read-your-writes, not its bound: on a loaded 2-core machine the projections of a write can take longer than the 2 s default
+    READ_YOUR_WRITES_TIMEOUT_MS: '15000',
     ...adapterEnv(dir),
     ...env,
   };

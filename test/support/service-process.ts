@@ -32,6 +32,8 @@ export async function startServiceProcess(dataDir: string, env: Record<string, s
       LOG_LEVEL: 'warn',
       PASSWORD_HASH_MEMORY_KIB: '1024',
       SOCIAL_RATE_LIMIT_DISABLED: '1',
+      // as for the in-process test apps (app.ts testAppEnv): the bound of read-your-writes, not the behaviour, is loosened
+      READ_YOUR_WRITES_TIMEOUT_MS: '15000',
       ...adapterEnv(dataDir),
       ...env,
     },
