@@ -20,6 +20,7 @@ import { FleetQueries } from './fleet.queries';
 import { HierarchyController } from './hierarchy.controller';
 import { ProvisionController } from './provision.controller';
 import { UpgradeChallenges } from './upgrade-challenges';
+import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 
 @Module({
   imports: [CommonModule, AccountsModule, IntegrityModule],
@@ -29,7 +30,7 @@ import { UpgradeChallenges } from './upgrade-challenges';
     CentralTierGuard,
     FleetSignedGuard,
     SelfSignedRegistrationGuard,
-    { provide: UpgradeChallenges, useFactory: () => new UpgradeChallenges() },
+    { provide: UpgradeChallenges, useFactory: (readStore: ReadStore) => new UpgradeChallenges(readStore), inject: [READ_STORE] },
     RegisterFleetNodeHandler,
     AssignRegionHandler,
     ReportCapacityHandler,

@@ -246,8 +246,8 @@ export class HierarchyController {
 
   @Get('hierarchy/upgrade-challenge')
   @Reply(200, UPGRADE_CHALLENGE, 'a one-time 32-byte nonce (hex), valid 60 s')
-  upgradeChallenge() {
-    return { success: true as const, ...this.challenges.issue(), expires_in: UPGRADE_CHALLENGE_TTL_MS / 1000 };
+  async upgradeChallenge() {
+    return { success: true as const, ...(await this.challenges.issue()), expires_in: UPGRADE_CHALLENGE_TTL_MS / 1000 };
   }
 
   @Post('hierarchy/verify-upgrade')
@@ -262,7 +262,7 @@ export class HierarchyController {
     if (!master) throw new DomainError('forbidden', 'No master key configured');
     if (publicKeyHex !== master) throw new DomainError('forbidden', 'Not the master key');
     if (!verifySignature(master, challenge, signature)) throw new DomainError('forbidden', 'Invalid signature');
-    if (this.challenges.consume(challenge) !== 'valid') throw new DomainError('forbidden', 'Invalid or expired challenge');
+    if ((await this.challenges.consume(challenge)) !== 'valid') throw new DomainError('forbidden', 'Invalid or expired challenge');
     const { tier } = await this.fleet.effectiveTier();
     const { upgraded } = await this.commands.execute(new UpgradeToCentral({ currentTier: tier, masterPublicKey: master, challenge }, { ...context, actor: 'system:master-key' }));
     return { success: true as const, node_id: this.config.nodeId, tier: 'central' as const, upgraded };
