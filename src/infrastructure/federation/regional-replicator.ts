@@ -25,6 +25,8 @@ import { ReplicationCheckpoint } from './replication-checkpoint';
 
 const FEDERATION_PATH = '/api/social/federation';
 const MAX_BACKOFF_MS = 30_000;
+/** How often a process that does not replicate reads the checkpoint while it waits for a position. */
+const CHECKPOINT_POLL_MS = 25;
 
 interface PulledEvent {
   position: number;
@@ -87,9 +89,15 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
     return { ...this.state };
   }
 
-  /** Resolves true once the upstream log is replicated up to `position` here (appended and checkpointed), false when the time-out passed first. */
+  /**
+   * Resolves true once the upstream log is replicated up to `position` here
+   * (appended and checkpointed), false when the time-out passed first. In a
+   * process that does not replicate (an API process beside a worker), the
+   * checkpoint file tells.
+   */
   waitForPosition(position: number, timeoutMs: number): Promise<boolean> {
     if (this.state.position >= position) return Promise.resolve(true);
+    if (!this.state.running) return this.pollCheckpoint(position, timeoutMs);
     return new Promise((resolve) => {
       const waiter = { position, resolve: (reached: boolean) => (clearTimeout(timer), resolve(reached)) };
       const timer = setTimeout(() => {
@@ -98,6 +106,18 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
       }, timeoutMs);
       this.waiters.push(waiter);
     });
+  }
+
+  private async pollCheckpoint(position: number, timeoutMs: number): Promise<boolean> {
+    const upstream = this.config.federation.upstreamUrl;
+    if (upstream === null) return false;
+    const checkpoint = new ReplicationCheckpoint(this.config.dataDir, upstream);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if ((await checkpoint.read().catch(() => 0)) >= position) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_POLL_MS));
+    }
   }
 
   private wakeWaiters(): void {
