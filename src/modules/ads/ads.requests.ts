@@ -4,7 +4,7 @@
  * contract's order: title and click_url, then the budget; the spark comes
  * last (the wallet).
  */
-import { AD_STATUSES, type AdStatus, type AdTargeting, MAX_BUDGET_SPARK, MIN_BUDGET_SPARK, MINIMUM_BUDGET, toCenti } from '../../aggregates/ads/ad-unit';
+import { AD_STATUSES, type AdStatus, type AdTargeting, type AdUnitFields, MAX_BUDGET_SPARK, MIN_BUDGET_SPARK, MINIMUM_BUDGET, toCenti } from '../../aggregates/ads/ad-unit';
 import { DEFAULT_PLACEMENT, PLACEMENT_NAMES } from '../../aggregates/ads/placements';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { type Body, invalid, objectBody } from '../common/body-fields';
@@ -52,19 +52,8 @@ export const CREATE_AD_BODY_SCHEMA = {
   },
 };
 
-export interface CreateAdRequest {
-  title: string;
-  content: string;
-  image_url: string | null;
-  click_url: string;
-  ad_type: string;
-  targeting: AdTargeting;
-  budget_spark: number;
-  cost_per_impression: number;
-  cost_per_click: number;
-  starts_at: string | null;
-  ends_at: string | null;
-}
+/** What the advertiser chooses of an ad unit: the aggregate's fields but the ids the server assigns. */
+export type CreateAdRequest = Omit<AdUnitFields, 'ad_id' | 'advertiser_id'>;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
