@@ -1,36 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
 import { MongoReadStore } from '../../src/infrastructure/read-store/mongodb/mongo-read-store';
 import { BulkWriteError, DuplicateKeyError, ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { describeWithService, serviceEndpoint } from '../support/services/registry';
+import { mongoDatabaseFixture } from '../support/mongo-database';
+import { describeWithService } from '../support/services/registry';
 import { describeReadStoreContract } from './read-store.contract';
 
 describeWithService('mongo', 'MongoDB read store', () => {
-  // one database per test file, so parallel suites and earlier runs never meet
-  const database = `read_store_contract_${randomBytes(4).toString('hex')}`;
-  const url = (): string => serviceEndpoint('mongo')!;
+  const mongo = mongoDatabaseFixture('read_store_contract');
 
-  afterAll(async () => {
-    const client = new MongoClient(url());
-    try {
-      await client.db(database).dropDatabase();
-    } finally {
-      await client.close();
-    }
-  });
-
-  describeReadStoreContract('mongodb', async () => {
-    let store: ReadStore = await MongoReadStore.connect({ url: url(), database });
-    return {
-      store,
-      reopen: async () => {
-        await store.close();
-        store = await MongoReadStore.connect({ url: url(), database });
-        return store;
-      },
-      cleanup: () => store.close(),
-    };
-  });
+  describeReadStoreContract('mongodb', () => mongo.openStore<ReadStore>((connection) => MongoReadStore.connect(connection)));
 
   // What this adapter adds on top of the contract (the embedded store does the same).
   describe('MongoDB adapter specifics', () => {
@@ -39,7 +16,7 @@ describeWithService('mongo', 'MongoDB read store', () => {
     const fresh = () => store.collection(`specific_${Date.now().toString(36)}_${++counter}`);
 
     beforeEach(async () => {
-      store = await MongoReadStore.connect({ url: url(), database });
+      store = await MongoReadStore.connect(mongo.connection());
     });
     afterEach(() => store.close());
 

@@ -11,7 +11,8 @@
 import { rmSync } from 'node:fs';
 import { walletDecider, walletStreamId } from '../../src/aggregates/contest/wallet';
 import { NodeKey } from '../../src/infrastructure/node-identity/node-key';
-import { signWitness } from '../../src/modules/ads/ad-witness';
+import { signImpressionWitnessRequest, type WitnessCoSignature } from '../../src/modules/integrity/witness';
+import { canonicalJson } from '../../src/infrastructure/canonical-json';
 import { CommandExecutor } from '../../src/modules/common/command-executor';
 import { settled, signUp, type SignedUpUser, startTestApp, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
@@ -21,10 +22,13 @@ jest.setTimeout(180_000);
 
 const P = '/api/social';
 const OPERATED = 'node-op';
-const WITNESS = 'node-w';
-const witnessKey = NodeKey.generate();
+const WITNESSED_NODE = 'node-op2';
+/** a registered node without an operator: its charges pay no share */
+const UNOPERATED = 'node-free';
+const servingKey = NodeKey.generate();
 const strangerKey = NodeKey.generate();
 const operatorName = uniqueName('adsop');
+const witnessedOperatorName = uniqueName('adsop');
 const adminName = uniqueName('adsadm');
 
 describe('ads over HTTP', () => {
@@ -34,7 +38,12 @@ describe('ads over HTTP', () => {
   let closed = false;
 
   beforeAll(async () => {
-    t = await startTestApp({ AD_NODE_OPERATORS: `${OPERATED}=${operatorName}`, TRUSTED_NODE_KEYS: `${WITNESS}=${witnessKey.publicKeyHex}`, SVC_ADMIN_USERS: adminName });
+    // the serving nodes are registered peers, so the app itself co-signs their impressions as a witness
+    t = await startTestApp({
+      AD_NODE_OPERATORS: `${OPERATED}=${operatorName},${WITNESSED_NODE}=${witnessedOperatorName}`,
+      TRUSTED_NODE_KEYS: [OPERATED, WITNESSED_NODE, UNOPERATED].map((node) => `${node}=${servingKey.publicKeyHex}`).join(','),
+      SVC_ADMIN_USERS: adminName,
+    });
     admin = await signUp(t, { username: adminName });
     operator = await signUp(t, { username: operatorName });
   });
@@ -60,10 +69,17 @@ describe('ads over HTTP', () => {
   const click = (u: SignedUpUser, adId: string, body: Record<string, unknown> = {}) => t.request('POST', `${P}/ads/${adId}/click`, { token: u.token, body });
   const analytics = (u: SignedUpUser, adId: string) => t.request('GET', `${P}/ads/${adId}/analytics`, { token: u.token });
   const serve = (query: string, u: SignedUpUser | null = null) => t.request('GET', `${P}/ads/serve${query}`, { token: u?.token });
-  const witnessed = (adId: string, u: SignedUpUser, type: 'view' | 'click', key = witnessKey) => {
-    const timestamp = Date.now();
-    return { node_id: OPERATED, witness_node_id: WITNESS, witness_timestamp: timestamp, witness_signature: signWitness(key, { adId, type, nodeId: OPERATED, userId: u.id, timestamp }) };
+  /** The serving node asks a peer (here the app itself) to co-sign an impression of the ad: POST /integrity/witness-impression's answer. */
+  const coSigned = async (adId: string, nodeId = OPERATED): Promise<WitnessCoSignature> => {
+    const request = signImpressionWitnessRequest(servingKey, { node_id: nodeId, timestamp: Date.now(), impression_id: uniqueName('imp'), ad_id: adId, nonce: uniqueName('nonce-') });
+    const answer = await t.request('POST', `${P}/integrity/witness-impression`, { body: request });
+    expect(answer.body).toMatchObject({ witnessed: true });
+    return answer.body;
   };
+  /** A charge body served by `nodeId` carrying the witness's answer as it came. */
+  const witnessed = async (adId: string, nodeId = OPERATED) => ({ node_id: nodeId, ...(await coSigned(adId, nodeId)) });
+  /** The same answer with its statement signed by a key nobody registered. */
+  const forged = (body: { witness: WitnessCoSignature['witness'] }) => ({ ...body, witness_signature: strangerKey.sign(canonicalJson(body.witness)) });
 
   describe('POST /ads', () => {
     it('given a funded advertiser, when creating an ad, then 201 active with the budget held from the spark', async () => {
@@ -240,6 +256,36 @@ describe('ads over HTTP', () => {
     });
   });
 
+  describe('witnesses (the integrity co-signature, POST /integrity/witness-impression)', () => {
+    it('given an impression served by an operated node and co-signed by a peer, when it is charged, then it is witnessed and the operator gets 90% of the cost', async () => {
+      const witnessedOperator = await signUp(t, { username: witnessedOperatorName });
+      const adv = await funded(100);
+      const ad = (await createAd(adv, { budget_spark: 50, cost_per_impression: 10 })).body.data;
+      const res = await view(await user(), ad.id, await witnessed(ad.id, WITNESSED_NODE));
+      expect(res.body.data).toMatchObject({ node_id: WITNESSED_NODE, witness_node_id: expect.any(String), witness_signature: expect.stringMatching(/^[0-9a-f]{128}$/), witnessed: true });
+      await settled(t);
+      expect((await eventually('the operator paid', () => wallet(witnessedOperator), (w) => w?.spark > 0)).spark).toBe(9);
+    });
+
+    it('given a co-signature that already witnessed a charge, when it is presented again, then 409 `Witness nonce already used` and nothing is charged', async () => {
+      const adv = await funded(100);
+      const ad = (await createAd(adv, { budget_spark: 50 })).body.data;
+      const body = await witnessed(ad.id, UNOPERATED);
+      expect((await view(await user(), ad.id, body)).status).toBe(200);
+      const again = await view(await user(), ad.id, body);
+      expect({ status: again.status, body: again.body }).toEqual({ status: 409, body: { success: false, error: 'Witness nonce already used' } });
+      expect((await analytics(adv, ad.id)).body.data.impressions).toBe(1);
+    });
+
+    it('given a forged co-signature, when the impression is charged, then it is not witnessed', async () => {
+      const adv = await funded(100);
+      const ad = (await createAd(adv, { budget_spark: 50 })).body.data;
+      const res = await view(await user(), ad.id, forged(await witnessed(ad.id, UNOPERATED)));
+      expect(res.status).toBe(200);
+      expect(res.body.data.witnessed).toBe(false);
+    });
+  });
+
   describe('money adds up', () => {
     it('advertiser: held = spent + refunded; spent = operator shares (90% witnessed, 50% not) + platform; the operator is paid whole spark; ad revenue booked', async () => {
       await settled(t);
@@ -251,11 +297,11 @@ describe('ads over HTTP', () => {
       const ad = (await createAd(adv, { budget_spark: 60, cost_per_impression: 0.5, cost_per_click: 1.5 })).body.data;
       const viewers = await Promise.all([user(), user(), user()]);
       for (const v of viewers) {
-        expect((await view(v, ad.id, witnessed(ad.id, v, 'view'))).body.data.witnessed).toBe(true); // 0.45
+        expect((await view(v, ad.id, await witnessed(ad.id))).body.data.witnessed).toBe(true); // 0.45
         expect((await view(v, ad.id, { node_id: OPERATED })).body.data.witnessed).toBe(false); // 0.25
         // signed by a key nobody registered: not witnessed
-        expect((await view(v, ad.id, witnessed(ad.id, v, 'view', strangerKey))).body.data.witnessed).toBe(false); // 0.25
-        expect((await click(v, ad.id, witnessed(ad.id, v, 'click'))).body.data.witnessed).toBe(true); // 1.35
+        expect((await view(v, ad.id, forged(await witnessed(ad.id)))).body.data.witnessed).toBe(false); // 0.25
+        expect((await click(v, ad.id, await witnessed(ad.id))).body.data.witnessed).toBe(true); // 1.35
       }
       // spent 9 × 0.5 + 3 × 1.5 = 9; operator 3 × (0.45 + 0.25 + 0.25 + 1.35) = 6.9; platform 2.1
       const stats = (await analytics(adv, ad.id)).body.data;

@@ -22,30 +22,23 @@ import { AuditQueries } from '../../src/modules/audit/audit.queries';
 import { ALL_PROJECTIONS } from '../../src/projections';
 import { PERSONAL_DATA } from '../../src/aggregates/personal-data';
 import { adapterEnv } from '../support/adapters';
-import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { settled, signUp, startTestApp, TEST_PASSWORD, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(120_000);
 
 const ADMIN = uniqueName('auditadmin');
-const PASSWORD = 'correct horse battery';
 
 describe('audit', () => {
   let t: TestApp;
   let adminToken: string;
   let user: { id: string; token: string; username: string };
 
-  async function register(username: string): Promise<{ id: string; token: string; username: string }> {
-    const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: PASSWORD } });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, token: res.body.data.token, username };
-  }
-
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
-    adminToken = (await register(ADMIN)).token;
-    user = await register(uniqueName('audited'));
-    for (let i = 0; i < 3; i++) await register(uniqueName('other'));
-    for (let i = 0; i < 2; i++) await t.request('POST', '/api/social/login', { body: { username: user.username, password: PASSWORD } });
+    adminToken = (await signUp(t, { username: ADMIN })).token;
+    user = await signUp(t, { prefix: 'audited' });
+    for (let i = 0; i < 3; i++) await signUp(t, { prefix: 'other' });
+    for (let i = 0; i < 2; i++) await t.request('POST', '/api/social/login', { body: { username: user.username, password: TEST_PASSWORD } });
     await settled(t);
   });
 

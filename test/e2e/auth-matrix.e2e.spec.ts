@@ -15,7 +15,7 @@
 import { createHmac } from 'node:crypto';
 import { walletDecider, walletStreamId } from '../../src/aggregates/contest/wallet';
 import { CommandExecutor } from '../../src/modules/common/command-executor';
-import { startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
+import { signUp, startTestApp, TEST_PASSWORD, type TestApp, uniqueLetters, uniqueName } from '../support/app';
 import {
   BODY_ID_ROUTES,
   type Column,
@@ -188,7 +188,6 @@ const keyOf = (route: RouteInfo) => `${route.method} ${route.url}`;
 const concrete = (url: string, params: Record<string, string> = {}) => url.replace(/:([A-Za-z_]+)/g, (_, name: string) => params[name] ?? 'x');
 /** The document's form of a registered URL: /goals/{id}. */
 const documentPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-const PASSWORD = 'correct horse battery';
 const REFUSED = new Set([401, 403]);
 
 /** A record the route is aimed at: its path parameters, its owner's token, and the values a body names (`$member`). */
@@ -205,18 +204,12 @@ describe('the auth matrix of every route', () => {
   /** the users of the columns, created once: a plain owner of the targets, another plain user, a bystander (assignee, member), a community moderator, an operator, an admin */
   const users: Record<'owner' | 'other' | 'bystander' | 'communityModerator' | 'moderator' | 'admin', { id: string; username: string; token: string }> = {} as never;
 
-  async function register(username: string): Promise<{ id: string; username: string; token: string }> {
-    const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: PASSWORD } });
-    if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.data.id, username, token: res.body.data.token };
-  }
-
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN, INTEGRITY_REGISTRY: '1' });
     routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS');
     document = (await t.request('GET', '/docs-json')).body;
-    users.admin = await register(ADMIN);
-    for (const name of ['owner', 'other', 'bystander', 'communityModerator', 'moderator'] as const) users[name] = await register(uniqueName(`matrix${name.slice(0, 3)}`));
+    users.admin = await signUp(t, { username: ADMIN });
+    for (const name of ['owner', 'other', 'bystander', 'communityModerator', 'moderator'] as const) users[name] = await signUp(t, { prefix: `matrix${name.slice(0, 3)}` });
     const promoted = await t.request('PATCH', `/api/social/admin/users/${users.moderator.id}`, { token: users.admin.token, body: { role: 'operator' } });
     expect(promoted.status).toBe(200);
   });
@@ -224,7 +217,7 @@ describe('the auth matrix of every route', () => {
 
   /** A token of its own for one request (a logout revokes the token it is sent with). */
   async function freshToken(user: { username: string }): Promise<string> {
-    const res = await t.request('POST', '/api/social/login', { body: { username: user.username, password: PASSWORD } });
+    const res = await t.request('POST', '/api/social/login', { body: { username: user.username, password: TEST_PASSWORD } });
     return res.body.data.token;
   }
 
@@ -253,7 +246,7 @@ describe('the auth matrix of every route', () => {
     const own = (params: Record<string, string>, values: Record<string, string> = {}): Target => ({ params, ownerToken: users.owner.token, values });
     switch (kind) {
       case 'user': {
-        const user = await register(uniqueName('matrixtarget'));
+        const user = await signUp(t, { prefix: 'matrixtarget' });
         return { params: { id: user.id, user_id: user.id }, ownerToken: user.token, values: {} };
       }
       case 'post':
@@ -290,7 +283,7 @@ describe('the auth matrix of every route', () => {
       }
       case 'missed-connection':
       case 'missed-response': {
-        const poster = await register(uniqueName('matrixposter'));
+        const poster = await signUp(t, { prefix: 'matrixposter' });
         const wasAt = new Date(Date.now() - 3_600_000).toISOString();
         const body = { lat: 52.52, lon: 13.405, location_name: 'The corner café', description: 'You had a red umbrella', was_at: wasAt };
         const missed = await make('/encounters/missed-connections', body, poster.token);

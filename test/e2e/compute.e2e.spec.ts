@@ -5,23 +5,16 @@
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
 import { PEER_NODES, type PeerNodeDoc } from '../../src/projections/compute/peer-nodes.read-model';
 import { adapterMode } from '../support/adapters';
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { signUp, startTestApp, TEST_PASSWORD, type TestApp, uniqueName } from '../support/app';
 import { eventually } from '../support/eventually';
 import { describeWithService, serviceEndpoint } from '../support/services/registry';
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'correct horse battery';
 const ADMIN = uniqueName('admin');
 
-async function register(t: TestApp, username = uniqueName()): Promise<{ id: string; token: string }> {
-  const res = await t.request('POST', '/api/social/register', { body: { username, email: `${username}@example.com`, password: PASSWORD } });
-  expect(res.status).toBe(201);
-  return { id: res.body.data.id, token: res.body.data.token };
-}
-
 async function login(t: TestApp, username: string): Promise<string> {
-  const res = await t.request('POST', '/api/social/login', { body: { username, password: PASSWORD } });
+  const res = await t.request('POST', '/api/social/login', { body: { username, password: TEST_PASSWORD } });
   return res.body.data.token;
 }
 
@@ -33,12 +26,12 @@ interface Tokens {
 
 /** An admin (SVC_ADMIN_USERS), an operator (granted by the admin) and a plain user. */
 async function people(t: TestApp): Promise<Tokens> {
-  const admin = await register(t, ADMIN);
+  const admin = await signUp(t, { username: ADMIN });
   const operatorName = uniqueName('op');
-  const operator = await register(t, operatorName);
+  const operator = await signUp(t, { username: operatorName });
   const grant = await t.request('PUT', `/api/social/admin/users/${operator.id}/role`, { token: admin.token, body: { role: 'operator' } });
   expect(grant.status).toBe(200);
-  const user = await register(t);
+  const user = await signUp(t);
   return { admin: admin.token, operator: await login(t, operatorName), user: user.token };
 }
 

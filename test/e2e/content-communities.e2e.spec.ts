@@ -4,7 +4,7 @@
  * community roles, private communities' visibility, the feeds' orders and
  * the personalised feed. One app for the file.
  */
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { signUp, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -20,11 +20,6 @@ describe('communities and feeds over HTTP', () => {
   let alice: User;
   let bob: User;
 
-  async function register(username = uniqueName('cf')): Promise<User> {
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
   const create = (user: User, body: Record<string, unknown>) => t.request('POST', `${P}/communities`, { token: user.token, body });
   const publish = async (user: User, body: Record<string, unknown>) => {
     const res = await t.request('POST', `${P}/posts`, { token: user.token, body });
@@ -35,8 +30,8 @@ describe('communities and feeds over HTTP', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    alice = await register();
-    bob = await register();
+    alice = await signUp(t, { prefix: 'cf' });
+    bob = await signUp(t, { prefix: 'cf' });
   });
   afterAll(async () => t?.close());
 
@@ -75,7 +70,7 @@ describe('communities and feeds over HTTP', () => {
     it('given 20 users joining at once and one user joining 10 times at once, then member_count counts each member once', async () => {
       const name = uniqueName('join');
       await create(alice, { name });
-      const users = await Promise.all(Array.from({ length: 20 }, () => register()));
+      const users = await Promise.all(Array.from({ length: 20 }, () => signUp(t, { prefix: 'cf' })));
       await Promise.all([
         ...users.map((u) => t.request('POST', `${P}/communities/${name}/join`, { token: u.token })),
         ...Array.from({ length: 10 }, () => t.request('POST', `${P}/communities/${name}/join`, { token: bob.token })),
@@ -145,7 +140,7 @@ describe('communities and feeds over HTTP', () => {
       const voted = await publish(alice, { title: 'voted', community: name });
       const discussed = await publish(alice, { title: 'discussed', community: name });
       const plain = await publish(alice, { title: 'plain', community: name });
-      const voters = await Promise.all(Array.from({ length: 3 }, () => register()));
+      const voters = await Promise.all(Array.from({ length: 3 }, () => signUp(t, { prefix: 'cf' })));
       await Promise.all(voters.map((v) => t.request('POST', `${P}/posts/${voted.id}/upvote`, { token: v.token })));
       for (let i = 0; i < 4; i++) await t.request('POST', `${P}/posts/${discussed.id}/comments`, { token: bob.token, body: { content: `c${i}` } });
       const order = async (sort: string) => ids(await t.request('GET', `${P}/communities/${name}/posts?sort=${sort}`));
@@ -158,14 +153,14 @@ describe('communities and feeds over HTTP', () => {
     });
 
     it('given a user in no community who follows nobody, then /feed is the trending feed', async () => {
-      const loner = await register();
+      const loner = await signUp(t, { prefix: 'cf' });
       const feed = await t.request('GET', `${P}/feed?limit=10`, { token: loner.token });
       const trending = await t.request('GET', `${P}/feed/trending?limit=10`);
       expect(ids(feed)).toEqual(ids(trending));
     });
 
     it('given a user who joined a community, then /feed holds that community’s posts, newest first', async () => {
-      const reader = await register();
+      const reader = await signUp(t, { prefix: 'cf' });
       const name = uniqueName('mine');
       await create(alice, { name });
       await t.request('POST', `${P}/communities/${name}/join`, { token: reader.token });
@@ -177,8 +172,8 @@ describe('communities and feeds over HTTP', () => {
     });
 
     it('given a followed author posting in the open, in a joined and in an unjoined private community, then /feed shows the first two only', async () => {
-      const reader = await register();
-      const author = await register();
+      const reader = await signUp(t, { prefix: 'cf' });
+      const author = await signUp(t, { prefix: 'cf' });
       expect((await t.request('POST', `${P}/users/${author.id}/follow`, { token: reader.token })).body.data).toEqual({ followed: true });
       const joined = uniqueName('pjoin');
       const closed = uniqueName('pshut');
@@ -195,7 +190,7 @@ describe('communities and feeds over HTTP', () => {
     });
 
     it('given a followed author whose post in a joined community is also theirs, then /feed shows it once and counts it once', async () => {
-      const reader = await register();
+      const reader = await signUp(t, { prefix: 'cf' });
       const name = uniqueName('both');
       await create(alice, { name });
       await t.request('POST', `${P}/users/${alice.id}/follow`, { token: reader.token });

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderAtom } from '../../src/modules/content/syndication';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { settled, signUp, startTestApp, type TestApp } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -25,12 +25,6 @@ describe('posts, votes and comments over HTTP', () => {
     token: string;
   }
 
-  async function register(username = uniqueName('pc')): Promise<User> {
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
-
   const publish = async (user: User, body: Record<string, unknown> = { title: 'Hello <b>world</b>', content: 'Body' }) => {
     const res = await t.request('POST', `${P}/posts`, { token: user.token, body });
     expect(res.status).toBe(201);
@@ -40,9 +34,9 @@ describe('posts, votes and comments over HTTP', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: 'contentadmin', FEED_FETCH_ALLOW_PRIVATE: 'true' });
-    admin = await register('contentadmin');
-    alice = await register();
-    bob = await register();
+    admin = await signUp(t, { username: 'contentadmin' });
+    alice = await signUp(t, { prefix: 'pc' });
+    bob = await signUp(t, { prefix: 'pc' });
   });
   afterAll(async () => t?.close());
 
@@ -142,9 +136,9 @@ describe('posts, votes and comments over HTTP', () => {
     });
 
     it('given 20 users upvoting one post at once, then 20 upvotes and the author’s karma rises by 20', async () => {
-      const author = await register();
+      const author = await signUp(t, { prefix: 'pc' });
       const post = await publish(author);
-      const voters = await Promise.all(Array.from({ length: 20 }, () => register()));
+      const voters = await Promise.all(Array.from({ length: 20 }, () => signUp(t, { prefix: 'pc' })));
       await Promise.all(voters.map((v) => t.request('POST', `${P}/posts/${post.id}/upvote`, { token: v.token })));
       expect((await t.request('GET', `${P}/posts/${post.id}`)).body.data).toMatchObject({ upvotes: 20, score: 20 });
       expect((await me(author)).karma_score).toBe(20);
@@ -195,7 +189,7 @@ describe('posts, votes and comments over HTTP', () => {
     });
 
     it('given a comment, when upvoted by alice, then voted with score 1 and the commenter’s karma rises', async () => {
-      const commenter = await register();
+      const commenter = await signUp(t, { prefix: 'pc' });
       const post = await publish(alice);
       const c = (await t.request('POST', `${P}/posts/${post.id}/comments`, { token: commenter.token, body: { content: 'good' } })).body.data;
       expect((await t.request('POST', `${P}/comments/${c.id}/upvote`, { token: alice.token })).body.data).toEqual({ action: 'voted', score: 1 });
@@ -241,7 +235,7 @@ describe('posts, votes and comments over HTTP', () => {
 
   describe('rewards (§21.3)', () => {
     it('given a post, a comment on it and an upvote from another user, then the wallets are paid once each by the action table', async () => {
-      const author = await register();
+      const author = await signUp(t, { prefix: 'pc' });
       const post = await publish(author);
       await t.request('POST', `${P}/posts/${post.id}/comments`, { token: bob.token, body: { content: 'nice' } });
       await t.request('POST', `${P}/posts/${post.id}/upvote`, { token: bob.token });

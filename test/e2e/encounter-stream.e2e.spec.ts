@@ -13,7 +13,7 @@ import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../../src/infrastructure/event-store/event-store.port';
 import { UpcasterRegistry } from '../../src/infrastructure/eventsourcing/upcasters';
 import { EncounterStreamService } from '../../src/modules/encounter/stream/encounter-stream.service';
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { signUp, startTestApp, type TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 
 jest.setTimeout(60_000);
@@ -114,15 +114,6 @@ describe('encounter stream over SSE', () => {
   afterAll(async () => {
     await t?.close();
   });
-
-  async function register(): Promise<{ id: string; token: string }> {
-    const username = uniqueName('s');
-    const res = await t.request('POST', '/api/social/register', {
-      body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
-    });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
 
   async function connect(user: { token: string } | null, headers: Record<string, string> = {}, path = STREAM): Promise<SseClient> {
     const client = await SseClient.open(t.url, path, user?.token ?? null, headers);
@@ -225,7 +216,7 @@ describe('encounter stream over SSE', () => {
   });
 
   it('given a user holding the most open streams allowed (5), when a sixth is opened, then 429; once one closes, a new one is accepted', async () => {
-    const user = await register();
+    const user = await signUp(t, { prefix: 's' });
     const streams = [];
     for (let i = 0; i < 5; i++) streams.push(await connect(user));
     const refused = await connect(user);
@@ -236,14 +227,14 @@ describe('encounter stream over SSE', () => {
   });
 
   it('refuses a malformed last_event_id with 400', async () => {
-    const user = await register();
+    const user = await signUp(t, { prefix: 's' });
     const client = await connect(user, {}, `${STREAM}?last_event_id=abc`);
     expect(client.status).toBe(400);
     expect(client.body).toEqual({ success: false, error: 'last_event_id must be a non-negative integer' });
   });
 
   it('given a match of A and B, then A and B each get exactly one match message live, and C nothing', async () => {
-    const [a, b, c] = [await register(), await register(), await register()];
+    const [a, b, c] = [await signUp(t, { prefix: 's' }), await signUp(t, { prefix: 's' }), await signUp(t, { prefix: 's' })];
     const [sa, sb, sc] = [await connect(a), await connect(b), await connect(c, {}, '/social/encounter/stream')];
     expect(sa.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(sa.headers['cache-control']).toBe('no-cache');
@@ -265,7 +256,7 @@ describe('encounter stream over SSE', () => {
   });
 
   it('given a swipe, then only the swiper hears of it', async () => {
-    const [a, b] = [await register(), await register()];
+    const [a, b] = [await signUp(t, { prefix: 's' }), await signUp(t, { prefix: 's' })];
     const [sa, sb] = [await connect(a), await connect(b)];
     const position = await swipeLiked(a.id, b.id);
     await eventually("the swipe on the swiper's stream", () => sa.events.length > 0);
@@ -277,7 +268,7 @@ describe('encounter stream over SSE', () => {
   });
 
   it('given a reconnect with Last-Event-ID, then exactly the missed messages come first, in order, then live ones', async () => {
-    const [a, b] = [await register(), await register()];
+    const [a, b] = [await signUp(t, { prefix: 's' }), await signUp(t, { prefix: 's' })];
     const matchId = `match_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const first = await connect(a);
     const p1 = await matchBound(a.id, b.id, matchId);
@@ -308,7 +299,7 @@ describe('encounter stream over SSE', () => {
   });
 
   it('given no Last-Event-ID, then messages from before the connection are not sent', async () => {
-    const [a, b] = [await register(), await register()];
+    const [a, b] = [await signUp(t, { prefix: 's' }), await signUp(t, { prefix: 's' })];
     await swipeLiked(a.id, b.id);
     const client = await connect(a);
     const later = await swipeLiked(a.id, b.id);
@@ -318,7 +309,7 @@ describe('encounter stream over SSE', () => {
   });
 
   it('sends a heartbeat comment every configured interval', async () => {
-    const user = await register();
+    const user = await signUp(t, { prefix: 's' });
     const client = await connect(user);
     await eventually('two heartbeats', () => heartbeats(client) >= 2, { timeoutMs: 5000 });
     expect(client.events).toEqual([]);
@@ -332,13 +323,7 @@ describe('encounter stream without heartbeat polls', () => {
     try {
       await eventually('the stream consumer joined its group', () => t.app.get(EncounterStreamService).isListening, { timeoutMs: 30_000 });
       const users = [];
-      for (let i = 0; i < 2; i++) {
-        const username = uniqueName('s');
-        const res = await t.request('POST', '/api/social/register', {
-          body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
-        });
-        users.push({ id: res.body.data.id as string, token: res.body.data.token as string });
-      }
+      for (let i = 0; i < 2; i++) users.push(await signUp(t, { prefix: 's' }));
       for (const user of users) clients.push(await SseClient.open(t.url, STREAM, user.token));
       const [x, y] = users[0].id < users[1].id ? [users[0].id, users[1].id] : [users[1].id, users[0].id];
       const now = new Date().toISOString();
@@ -366,11 +351,8 @@ describe('encounter stream without heartbeat polls', () => {
 describe('encounter stream at shutdown', () => {
   it('given an open stream, when the app closes, then it closes promptly and the stream ends', async () => {
     const t = await startTestApp(HEARTBEAT_ENV);
-    const username = uniqueName('s');
-    const res = await t.request('POST', '/api/social/register', {
-      body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
-    });
-    const client = await SseClient.open(t.url, STREAM, res.body.data.token);
+    const { token } = await signUp(t, { prefix: 's' });
+    const client = await SseClient.open(t.url, STREAM, token);
     try {
       const started = Date.now();
       await t.close();

@@ -6,25 +6,11 @@
  * A caller on another machine is simulated with Fastify's inject and a
  * remote address outside loopback; real sockets come from 127.0.0.1.
  */
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { signUp, type SignedUpUser, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
 const REMOTE = '203.0.113.7';
-
-interface Account {
-  id: string;
-  username: string;
-  token: string;
-}
-
-async function register(t: TestApp, username = uniqueName('sec')): Promise<Account> {
-  const res = await t.request('POST', '/api/social/register', {
-    body: { username, email: `${username}@example.com`, password: 'correct horse battery' },
-  });
-  expect(res.status).toBe(201);
-  return { id: res.body.data.id, username, token: res.body.data.token };
-}
 
 /** A request from another machine (not loopback). */
 async function fromRemote(t: TestApp, method: 'GET' | 'POST', url: string, payload?: unknown, token?: string) {
@@ -50,12 +36,12 @@ const PIPELINE_ROUTES = Object.keys(PIPELINE_BODIES);
 
 describe('the identity model of the agent pipeline', () => {
   let t: TestApp;
-  let ann: Account;
-  let bob: Account;
+  let ann: SignedUpUser;
+  let bob: SignedUpUser;
   beforeAll(async () => {
     t = await startTestApp();
-    ann = await register(t);
-    bob = await register(t);
+    ann = await signUp(t, { prefix: 'sec' });
+    bob = await signUp(t, { prefix: 'sec' });
   });
   afterAll(() => t.close());
 
@@ -133,7 +119,7 @@ describe('a node with ANONYMOUS_CHAT=off', () => {
   });
 
   it('given a signed-in user, when chatting without user_id, then it is served', async () => {
-    const ann = await register(t);
+    const ann = await signUp(t, { prefix: 'sec' });
     const { user_id: _omitted, ...body } = PIPELINE_BODIES['/chat']('x');
     expect((await t.request('POST', '/chat', { token: ann.token, body })).status).toBe(200);
   });
@@ -149,7 +135,7 @@ describe('login lockout', () => {
   const login = (username: string, password: string) => t.request('POST', '/api/social/login', { body: { username, password } });
 
   it('given five wrong passwords, when the right one is given, then it is refused exactly as a wrong one', async () => {
-    const ann = await register(t);
+    const ann = await signUp(t, { prefix: 'sec' });
     const wrong = await login(ann.username, 'wrong password 0');
     for (let i = 1; i < 5; i++) expect((await login(ann.username, `wrong password ${i}`)).status).toBe(401);
     const locked = await login(ann.username, 'correct horse battery');
@@ -158,20 +144,20 @@ describe('login lockout', () => {
   });
 
   it('given four wrong passwords, when the right one is given, then the login succeeds', async () => {
-    const bob = await register(t);
+    const bob = await signUp(t, { prefix: 'sec' });
     for (let i = 0; i < 4; i++) await login(bob.username, `wrong password ${i}`);
     expect((await login(bob.username, 'correct horse battery')).status).toBe(200);
   });
 
   it("given a locked username, when another user logs in, then that user is not affected", async () => {
-    const carl = await register(t);
-    const dora = await register(t);
+    const carl = await signUp(t, { prefix: 'sec' });
+    const dora = await signUp(t, { prefix: 'sec' });
     for (let i = 0; i < 5; i++) await login(carl.username, `wrong password ${i}`);
     expect((await login(dora.username, 'correct horse battery')).status).toBe(200);
   });
 
   it('given concurrent wrong passwords, when the right one follows, then the lock holds (no failure is lost)', async () => {
-    const erin = await register(t);
+    const erin = await signUp(t, { prefix: 'sec' });
     await Promise.all(Array.from({ length: 5 }, (_, i) => login(erin.username, `wrong password ${i}`)));
     expect((await login(erin.username, 'correct horse battery')).status).toBe(401);
   });
@@ -244,7 +230,7 @@ describe('the per-address bucket of the pipeline', () => {
   it('given fresh accounts from one address, when they chat past the per-address bucket, then 429 although each user is under its own', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const user = await register(t);
+      const user = await signUp(t, { prefix: 'sec' });
       const res = await fromRemote(t, 'POST', '/chat', { prompt_id: 'p', prompt: 'what is 1 + 1' }, user.token);
       statuses.push(res.status);
     }

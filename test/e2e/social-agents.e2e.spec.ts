@@ -4,7 +4,7 @@
  * collaborations; the race of two creations of one name.
  */
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { settled, startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
+import { settled, signUp, startTestApp, type TestApp, uniqueLetters } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -17,12 +17,6 @@ describe('agents', () => {
   let other: { id: string; token: string };
   let admin: { id: string; token: string };
 
-  async function register(username: string): Promise<{ id: string; token: string }> {
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id ?? res.body.data.user?.id, token: res.body.data.token };
-  }
-
   /** The owner's handle, set through its route (PATCH /users/{id}/handle). */
   async function setHandle(user: { id: string; token: string }, handle: string): Promise<void> {
     expect((await t.request('PATCH', `${P}/users/${user.id}/handle`, { token: user.token, body: { handle } })).status).toBe(200);
@@ -30,9 +24,9 @@ describe('agents', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
-    owner = await register(uniqueName('owner'));
-    other = await register(uniqueName('other'));
-    admin = await register(ADMIN);
+    owner = await signUp(t, { prefix: 'owner' });
+    other = await signUp(t, { prefix: 'other' });
+    admin = await signUp(t, { username: ADMIN });
   });
   afterAll(() => t.close());
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
-import { startTestApp, type TestApp, uniqueName } from '../support/app';
+import { signUp, startTestApp, type TestApp, uniqueName } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -22,11 +22,6 @@ describe('bots and agents admin', () => {
   let user: { id: string; token: string };
   let admin: { id: string; token: string };
 
-  async function register(username: string): Promise<{ id: string; token: string }> {
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
-
   beforeAll(async () => {
     gateway = createServer((req, res) => {
       if (req.url === '/.well-known/agent.json') {
@@ -40,8 +35,8 @@ describe('bots and agents admin', () => {
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
     gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN, A2A_PROBE_ALLOW_PRIVATE: 'true' });
-    user = await register(uniqueName('botuser'));
-    admin = await register(ADMIN);
+    user = await signUp(t, { prefix: 'botuser' });
+    admin = await signUp(t, { username: ADMIN });
   });
   afterAll(async () => {
     await t.close();

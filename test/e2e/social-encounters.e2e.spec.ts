@@ -9,7 +9,7 @@
  */
 import { EVENT_STORE, type EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { READ_STORE, type ReadStore } from '../../src/infrastructure/read-store/read-store.port';
-import { settled, startTestApp, type TestApp, uniqueName } from '../support/app';
+import { settled, signUp, startTestApp, type TestApp } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -27,12 +27,6 @@ describe('encounters over HTTP', () => {
   let carol: User;
   let postId: string;
 
-  async function register(): Promise<User> {
-    const username = uniqueName('enc');
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    expect(res.status).toBe(201);
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
   const publish = async (user: User): Promise<string> => {
     const res = await t.request('POST', `${P}/posts`, { token: user.token, body: { title: 'Meet here', content: 'Body' } });
     expect(res.status).toBe(201);
@@ -46,7 +40,7 @@ describe('encounters over HTTP', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    [alice, bob, carol] = [await register(), await register(), await register()];
+    [alice, bob, carol] = [await signUp(t, { prefix: 'enc' }), await signUp(t, { prefix: 'enc' }), await signUp(t, { prefix: 'enc' })];
     postId = await publish(alice);
     await comment(bob, postId);
     await comment(bob, postId);
@@ -118,7 +112,7 @@ describe('encounters over HTTP', () => {
   });
 
   it('given 10 concurrent comments of one user on one post, then the pair counts exactly 10 (bond 5)', async () => {
-    const dave = await register();
+    const dave = await signUp(t, { prefix: 'enc' });
     await Promise.all(Array.from({ length: 10 }, () => comment(dave, postId)));
     await settled(t);
     expect((await get(dave, `/${alice.id}`)).body.data).toEqual([expect.objectContaining({ encounter_count: 10, bond_level: 5 })]);
@@ -136,7 +130,7 @@ describe('encounters over HTTP', () => {
     let pio: User;
 
     beforeAll(async () => {
-      [pia, pio] = [await register(), await register()];
+      [pia, pio] = [await signUp(t, { prefix: 'enc' }), await signUp(t, { prefix: 'enc' })];
     });
 
     it.each([
@@ -212,7 +206,7 @@ describe('encounters over HTTP', () => {
     });
 
     it('given two users pinging at once 10 m apart, then exactly one match between them; revealing at once, one matched', async () => {
-      const [x, y] = [await register(), await register()];
+      const [x, y] = [await signUp(t, { prefix: 'enc' }), await signUp(t, { prefix: 'enc' })];
       const sydney = { lat: -33.86882, lon: 151.20929 };
       const replies = await Promise.all([ping(x, sydney), ping(y, { lat: sydney.lat + 0.00009, lon: sydney.lon })]);
       expect(replies.map((r) => r.status)).toEqual([200, 200]);

@@ -3,7 +3,7 @@
  * cycle with its permissions, task_karma on the assignee, concurrent assigns
  * and completes; sharing, listing and forking recipes.
  */
-import { settled, startTestApp, type TestApp, uniqueLetters, uniqueName } from '../support/app';
+import { settled, signUp, startTestApp, type TestApp, uniqueLetters } from '../support/app';
 
 jest.setTimeout(60_000);
 
@@ -18,19 +18,14 @@ describe('tasks and recipes', () => {
   let agent: { id: string; api_token: string };
   let foreignAgent: { id: string };
 
-  async function register(username: string): Promise<{ id: string; token: string }> {
-    const res = await t.request('POST', `${P}/register`, { body: { username, email: `${username}@example.com`, password: 'correct horse battery' } });
-    return { id: res.body.data.id, token: res.body.data.token };
-  }
-
   const newTask = async (token = requester.token, description = 'summarise the thread') =>
     (await t.request('POST', `${P}/tasks`, { token, body: { post_id: 'post-1', task_description: description } })).body.data;
 
   beforeAll(async () => {
     t = await startTestApp({ SVC_ADMIN_USERS: ADMIN });
-    requester = await register(uniqueName('req'));
-    stranger = await register(uniqueName('str'));
-    admin = await register(ADMIN);
+    requester = await signUp(t, { prefix: 'req' });
+    stranger = await signUp(t, { prefix: 'str' });
+    admin = await signUp(t, { username: ADMIN });
     const suffix = uniqueLetters();
     agent = (await t.request('POST', `${P}/users/${requester.id}/agents`, { token: requester.token, body: { name: `keen.otter.${suffix}a`, skills: ['summarise', 'search'] } })).body.data;
     foreignAgent = (await t.request('POST', `${P}/users/${stranger.id}/agents`, { token: stranger.token, body: { name: `keen.otter.${suffix}b` } })).body.data;

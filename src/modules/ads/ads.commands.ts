@@ -3,6 +3,7 @@ import type { ImpressionType } from '../../aggregates/ads/ad-unit';
 import type { CommandInput } from '../../aggregates/shared/decider';
 import type { WalletCommand } from '../../aggregates/contest/wallet';
 import { DomainCommand } from '../common/domain-command';
+import type { PresentedWitness } from './ad-witness';
 import type { CreateAdRequest } from './ads.requests';
 import type { AdUnitView, ImpressionView } from './ads.queries';
 
@@ -11,7 +12,8 @@ export class CreateAd extends DomainCommand<{ advertiserId: string; ad: CreateAd
 
 /**
  * Charges a view or a click of the user to the ad: 404 `Ad not found` (also
- * when not active), 429 for the rate limits, 429 `Ad budget exhausted`.
+ * when not active), 429 for the rate limits, 429 `Ad budget exhausted`,
+ * 409 `Witness nonce already used`.
  */
 export class ChargeAdImpression extends DomainCommand<
   {
@@ -21,7 +23,7 @@ export class ChargeAdImpression extends DomainCommand<
     nodeId: string | null;
     regionId: string | null;
     placementId: string | null;
-    witness: { nodeId: string; signature: string; timestamp: number } | null;
+    witness: PresentedWitness | null;
   },
   ImpressionView
 > {}

@@ -21,6 +21,7 @@ import { envelope, EnvelopeReply, list, obj, oneOf, QueryParam, ReadBody, Refusa
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
+import { WITNESS_NONCE_REUSED } from './ad-witness';
 import { ChargeAdImpression, CompleteAd, CreateAd } from './ads.commands';
 import { type AdAnalytics, AdsQueries, type AdUnitView, type ImpressionView } from './ads.queries';
 import { AD_UNIT, ANALYTICS, DELETED, IMPRESSION, SERVED } from './ads.replies';
@@ -28,6 +29,8 @@ import { CHARGE_BODY_SCHEMA, chargeRequest, CREATE_AD_BODY_SCHEMA, createAdReque
 
 const MINE_PAGE = { defaultLimit: 25, cap: 100 };
 const ID_SCHEMA = str({ pattern: '^[A-Za-z0-9_.:-]{1,128}$' });
+
+const WITNESS_NONCE_REFUSAL = `\`${WITNESS_NONCE_REUSED}\`: the witness co-signature's nonce already witnessed a charge`;
 
 /** `{success: true}` without data: nothing to serve (§0.1). */
 type NoData = { success: true };
@@ -90,9 +93,10 @@ export class AdsController {
   @HttpCode(200)
   @Authenticated()
   @ReadBody(CHARGE_BODY_SCHEMA)
-  @EnvelopeReply(200, IMPRESSION, 'the view, charged at cost_per_impression; with a node_id, its operator gets 90% of the cost when a peer witnessed it, else 50%')
+  @EnvelopeReply(200, IMPRESSION, 'the view, charged at cost_per_impression; with a node_id, its operator gets 90% of the cost when a peer co-signed it (POST /integrity/witness-impression), else 50%')
   @Refusal(404, `\`${AD_NOT_FOUND}\` (also when the ad is not active)`)
   @Refusal(429, `\`${VIEW_RATE_LIMITED}\` (3 views per user and ad in any hour), \`${BUDGET_EXHAUSTED}\` (the ad is exhausted)`)
+  @Refusal(409, WITNESS_NONCE_REFUSAL)
   async impression(@Param('id') id: string, @Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<ImpressionView>> {
     return ok(await this.charge(id, 'view', body, caller, context));
   }
@@ -104,6 +108,7 @@ export class AdsController {
   @EnvelopeReply(200, IMPRESSION, 'the click, charged at cost_per_click; the same budget and revenue rules')
   @Refusal(404, `\`${AD_NOT_FOUND}\` (also when the ad is not active)`)
   @Refusal(429, `\`${CLICK_RATE_LIMITED}\` (1 click per user and ad in any hour), \`${BUDGET_EXHAUSTED}\``)
+  @Refusal(409, WITNESS_NONCE_REFUSAL)
   async click(@Param('id') id: string, @Body() body: unknown, @CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<ImpressionView>> {
     return ok(await this.charge(id, 'click', body, caller, context));
   }

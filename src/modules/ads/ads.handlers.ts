@@ -3,13 +3,12 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AD_NOT_FOUND, adUnitDecider, type AdImpressionRecorded, adUnitStreamId, BUDGET_EXHAUSTED } from '../../aggregates/ads/ad-unit';
 import { walletDecider, walletStreamId } from '../../aggregates/contest/wallet';
 import { DomainError } from '../../aggregates/shared/domain-error';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
-import type { NodeKeyDirectory } from '../../infrastructure/node-identity/signed-request';
+import type { NodeKeyDirectory, NonceStore } from '../../infrastructure/node-identity/signed-request';
 import { CommandExecutor } from '../common/command-executor';
 import { randomHex } from '../common/random-ids';
-import { NODE_KEY_DIRECTORY } from '../integrity/node-signature.guard';
-import { witnessVerified } from './ad-witness';
+import { NODE_KEY_DIRECTORY, NONCE_STORE } from '../integrity/node-signature.guard';
+import { witnessCounts } from './ad-witness';
 import { ChargeAdImpression, CompleteAd, CreateAd, ReleaseAdBudget, ShareAdRevenue } from './ads.commands';
 import { adView, AdsQueries, type AdUnitView, type ImpressionView } from './ads.queries';
 
@@ -62,8 +61,9 @@ export class CreateAdHandler implements ICommandHandler<CreateAd> {
 }
 
 /**
- * Resolves the serving node's operator and verifies the witness (I/O the
- * decider does not do), then lets the ad unit decide the charge.
+ * Resolves the serving node's operator and verifies the witness's
+ * co-signature, claiming its nonce (I/O the decider does not do), then lets
+ * the ad unit decide the charge.
  */
 @CommandHandler(ChargeAdImpression)
 export class ChargeAdImpressionHandler implements ICommandHandler<ChargeAdImpression> {
@@ -72,16 +72,13 @@ export class ChargeAdImpressionHandler implements ICommandHandler<ChargeAdImpres
     private readonly queries: AdsQueries,
     private readonly clock: Clock,
     @Inject(NODE_KEY_DIRECTORY) private readonly keys: NodeKeyDirectory,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(NONCE_STORE) private readonly nonces: NonceStore,
   ) {}
 
   async execute({ payload, context }: ChargeAdImpression): Promise<ImpressionView> {
     if (!AD_ID.test(payload.adId)) throw new DomainError('not_found', AD_NOT_FOUND);
     const operatorId = payload.nodeId ? await this.queries.operatorOf(payload.nodeId) : null;
-    const verified = await witnessVerified(
-      { adId: payload.adId, type: payload.type, nodeId: payload.nodeId, userId: payload.userId, witness: payload.witness },
-      { keys: this.keys, isBanned: (nodeId) => this.queries.isBanned(nodeId), now: this.clock.now().getTime(), maxSkewMs: this.config.integrity.signatureMaxSkewMs },
-    );
+    const verified = await witnessCounts(payload, { keys: this.keys, nonces: this.nonces, isBanned: (nodeId) => this.queries.isBanned(nodeId), now: this.clock.now().getTime() });
     const { events } = await this.executor.execute(
       adUnitDecider,
       adUnitStreamId(payload.adId),
@@ -93,8 +90,8 @@ export class ChargeAdImpressionHandler implements ICommandHandler<ChargeAdImpres
         placementId: payload.placementId,
         nodeId: payload.nodeId,
         regionId: payload.regionId,
-        witnessNodeId: payload.witness?.nodeId ?? null,
-        witnessSignature: payload.witness?.signature ?? null,
+        witnessNodeId: payload.witness?.witness.witness_node_id ?? null,
+        witnessSignature: payload.witness?.witness_signature ?? null,
         witnessVerified: verified,
         operatorId,
       },

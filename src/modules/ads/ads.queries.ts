@@ -1,6 +1,6 @@
 /** Reads of the ads read models (social-routes §16), and the users and node standings they are joined with. */
 import { Inject, Injectable } from '@nestjs/common';
-import { type AdStatus, type AdTargeting, type ImpressionType, LIMIT_PER_HOUR, RATE_WINDOW_MS } from '../../aggregates/ads/ad-unit';
+import { type AdStatus, type ImpressionType, LIMIT_PER_HOUR, RATE_WINDOW_MS } from '../../aggregates/ads/ad-unit';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { USERS, type UserDoc } from '../../projections/accounts/users.projection';
@@ -9,27 +9,32 @@ import { NODE_STANDINGS, type NodeStandingDoc } from '../../projections/integrit
 import { escapeHtml } from '../common/html-escape';
 import type { Page } from '../common/paging';
 
-/** The Ad unit record (§0.5); title and content HTML-escaped. */
-export interface AdUnitView {
-  id: string;
-  advertiser_id: string;
-  title: string;
-  content: string;
-  image_url: string | null;
-  click_url: string;
-  ad_type: string;
-  targeting: AdTargeting;
-  budget_spark: number;
-  spent_spark: number;
-  cost_per_impression: number;
-  cost_per_click: number;
-  impression_count: number;
-  click_count: number;
-  status: AdStatus;
-  starts_at: string | null;
-  ends_at: string | null;
-  created_at: string;
-}
+/**
+ * The Ad unit record (§0.5): the ad_units document without its bookkeeping
+ * (`_id`, `remaining_spark`, `updated_at`); title and content HTML-escaped.
+ * (Picked, not omitted: the document's index signature would swallow an Omit.)
+ */
+export type AdUnitView = Pick<
+  AdUnitDoc,
+  | 'id'
+  | 'advertiser_id'
+  | 'title'
+  | 'content'
+  | 'image_url'
+  | 'click_url'
+  | 'ad_type'
+  | 'targeting'
+  | 'budget_spark'
+  | 'spent_spark'
+  | 'cost_per_impression'
+  | 'cost_per_click'
+  | 'impression_count'
+  | 'click_count'
+  | 'status'
+  | 'starts_at'
+  | 'ends_at'
+  | 'created_at'
+>;
 
 /** The impression record of §16 (+ `witnessed`). */
 export interface ImpressionView {
@@ -69,7 +74,7 @@ export interface ServeContext {
 
 const CANDIDATE_PAGE = 200;
 
-export function adView(doc: Omit<AdUnitView, 'title' | 'content'> & { title: string; content: string }): AdUnitView {
+export function adView(doc: AdUnitView): AdUnitView {
   return {
     id: doc.id,
     advertiser_id: doc.advertiser_id,

@@ -39,7 +39,7 @@ export const IMPRESSION = obj({
   witness_signature: orNull(str()),
   sealed_hash: str({ description: 'sha256 (hex) of the charge’s fields' }),
   sealed_at: time(),
-  witnessed: bool({ description: 'a peer node’s signature verified: the operator gets 90% instead of 50%' }),
+  witnessed: bool({ description: 'a peer node’s co-signature (POST /integrity/witness-impression) verified: the operator gets 90% instead of 50%' }),
 });
 
 export const SERVED = obj({ ad: AD_UNIT, placement: oneOf(PLACEMENT_NAMES) });

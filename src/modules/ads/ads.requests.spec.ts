@@ -1,9 +1,16 @@
-import { NodeKey } from '../../infrastructure/node-identity/node-key';
-import { signWitness, witnessVerified } from './ad-witness';
 import { expectReaderAgreesWithSchema } from '../../../test/support/schema-agreement';
 import { CHARGE_BODY_SCHEMA, chargeRequest, createAdRequest, serveRequest, statusQuery } from './ads.requests';
 
 const valid = { title: 'Shoes', click_url: 'https://example.org' };
+const statement = {
+  impression_id: 'imp-1',
+  ad_id: 'ad1',
+  nonce: 'nonce-0001',
+  requester_node_id: 'n1',
+  requester_timestamp: 1_800_000_000_000,
+  witness_node_id: 'w',
+  witnessed_at: '2027-01-15T08:00:00.000Z',
+};
 
 describe('the ads routes’ readers', () => {
   it('given a minimal ad, then the defaults: budget 100, 0.1 per view, 1 per click, banner, no targeting', () =>
@@ -26,39 +33,25 @@ describe('the ads routes’ readers', () => {
     expect(() => serveRequest({ placement: 'footer' })).toThrow('placement must be one of feed_top, sidebar, region_page, post_interstitial');
   });
 
-  it('given a witness missing its timestamp, then no witness; a malformed signature is 400', () => {
-    expect(chargeRequest({ node_id: 'n1', witness_node_id: 'w', witness_signature: 'a'.repeat(128) }).witness).toBeNull();
-    expect(() => chargeRequest({ witness_signature: 'zz' })).toThrow('witness_signature must be 128 hex characters');
-  });
+  it('given a witness signature without its statement, then no witness', () =>
+    expect(chargeRequest({ node_id: 'n1', witness_signature: 'a'.repeat(128) }).witness).toBeNull());
+
+  it('given a malformed witness signature, then 400', () => expect(() => chargeRequest({ witness_signature: 'zz' })).toThrow('witness_signature must be 128 hex characters'));
+
+  it('given a witness statement missing a field, then 400', () =>
+    expect(() => chargeRequest({ witness: { ...statement, nonce: undefined }, witness_signature: 'a'.repeat(128) })).toThrow('witness must be a witness statement'));
 
   it('given a status that is not one of the four, then 400', () => expect(() => statusQuery('gone')).toThrow('status must be one of active, paused, exhausted, completed'));
-});
-
-describe('witness verification', () => {
-  const key = NodeKey.generate();
-  const keys = { publicKeyOf: async (id: string) => (id === 'w' ? key.publicKeyHex : null) };
-  const now = 1_800_000_000_000;
-  const claim = (extra: Partial<{ nodeId: string | null; witnessNode: string; timestamp: number; signer: NodeKey }> = {}) => {
-    const timestamp = extra.timestamp ?? now;
-    const signature = signWitness(extra.signer ?? key, { adId: 'ad1', type: 'view', nodeId: 'n1', userId: 'bob', timestamp });
-    return { adId: 'ad1', type: 'view' as const, nodeId: extra.nodeId === undefined ? 'n1' : extra.nodeId, userId: 'bob', witness: { nodeId: extra.witnessNode ?? 'w', signature, timestamp } };
-  };
-  const verify = (c: ReturnType<typeof claim>, banned = false) => witnessVerified(c, { keys, isBanned: async () => banned, now, maxSkewMs: 60_000 });
-
-  it('given a fresh signature of a registered peer, then witnessed', async () => expect(await verify(claim())).toBe(true));
-  it.each([
-    ['signed by another key', claim({ signer: NodeKey.generate() })],
-    ['too old', claim({ timestamp: now - 61_000 })],
-    ['by an unknown node', claim({ witnessNode: 'x' })],
-    ['without a serving node', claim({ nodeId: null })],
-  ])('given a witness %s, then not witnessed', async (_name, c) => expect(await verify(c)).toBe(false));
-  it('given a banned witness, then not witnessed', async () => expect(await verify(claim(), true)).toBe(false));
 });
 
 describe('the ads routes’ body schemas agree with their readers', () => {
   it('given charge bodies, then the reader accepts exactly what the schema accepts', () =>
     expectReaderAgreesWithSchema(CHARGE_BODY_SCHEMA, chargeRequest, {
       valid: { node_id: 'n1' },
-      candidates: { placement_id: ['sidebar', 'footer'], witness_signature: ['a'.repeat(128), 'zz'], witness_timestamp: [1_800_000_000_000, -5, 1.5] },
+      candidates: {
+        placement_id: ['sidebar', 'footer'],
+        witness_signature: ['a'.repeat(128), 'zz'],
+        witness: [statement, { ...statement, requester_timestamp: '2027-01-15T08:00:00.000Z' }, { ...statement, requester_timestamp: null }, { ...statement, witness_node_id: 7 }],
+      },
     }));
 });

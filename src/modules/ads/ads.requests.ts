@@ -4,10 +4,12 @@
  * contract's order: title and click_url, then the budget; the spark comes
  * last (the wallet).
  */
-import { AD_STATUSES, type AdStatus, type AdTargeting, MAX_BUDGET_SPARK, MIN_BUDGET_SPARK, MINIMUM_BUDGET, toCenti } from '../../aggregates/ads/ad-unit';
+import { AD_STATUSES, type AdStatus, type AdTargeting, type AdUnitFields, MAX_BUDGET_SPARK, MIN_BUDGET_SPARK, MINIMUM_BUDGET, toCenti } from '../../aggregates/ads/ad-unit';
 import { DEFAULT_PLACEMENT, PLACEMENT_NAMES } from '../../aggregates/ads/placements';
 import { DomainError } from '../../aggregates/shared/domain-error';
 import { type Body, invalid, objectBody } from '../common/body-fields';
+import type { WitnessStatement } from '../integrity/witness';
+import type { PresentedWitness } from './ad-witness';
 
 export const TITLE_AND_URL_REQUIRED = 'Title and click_url are required';
 
@@ -52,19 +54,8 @@ export const CREATE_AD_BODY_SCHEMA = {
   },
 };
 
-export interface CreateAdRequest {
-  title: string;
-  content: string;
-  image_url: string | null;
-  click_url: string;
-  ad_type: string;
-  targeting: AdTargeting;
-  budget_spark: number;
-  cost_per_impression: number;
-  cost_per_click: number;
-  starts_at: string | null;
-  ends_at: string | null;
-}
+/** What the advertiser chooses of an ad unit: the aggregate's fields but the ids the server assigns. */
+export type CreateAdRequest = Omit<AdUnitFields, 'ad_id' | 'advertiser_id'>;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
@@ -173,15 +164,22 @@ const optionalIdSchema = (description?: string) => ({
   ...(description ? { description } : {}),
 });
 
+const STATEMENT_TEXT_FIELDS = ['impression_id', 'ad_id', 'nonce', 'requester_node_id', 'witness_node_id', 'witnessed_at'] as const;
+
+const WITNESS_STATEMENT_SCHEMA = {
+  type: 'object',
+  required: [...STATEMENT_TEXT_FIELDS, 'requester_timestamp'],
+  properties: { ...Object.fromEntries(STATEMENT_TEXT_FIELDS.map((field) => [field, { type: 'string' }])), requester_timestamp: { type: ['number', 'string'] } },
+};
+
 export const CHARGE_BODY_SCHEMA = {
   type: 'object',
   properties: {
     node_id: optionalIdSchema('the node that served the ad: its operator (AD_NODE_OPERATORS) gets a share'),
     region_id: optionalIdSchema(),
     placement_id: { anyOf: [{ enum: [...PLACEMENT_NAMES, ''] }, { type: 'null' }] },
-    witness_node_id: optionalIdSchema('a peer node that witnessed the impression'),
-    witness_signature: { anyOf: [{ type: 'string', pattern: SIGNATURE_PATTERN.source }, { type: 'null' }], description: 'the witness’ Ed25519 signature (hex) of the witness text (docs/api.md, Ads)' },
-    witness_timestamp: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }], description: 'Unix time in milliseconds the witness signed' },
+    witness: orNullSchema(WITNESS_STATEMENT_SCHEMA, 'the `witness` statement of a peer’s POST /integrity/witness-impression answer for this ad, requested by `node_id`'),
+    witness_signature: orNullSchema({ type: 'string', pattern: SIGNATURE_PATTERN.source }, 'the answer’s `witness_signature`: the witness node’s Ed25519 (hex) over the canonical JSON of `witness`'),
   },
 };
 
@@ -189,22 +187,32 @@ export interface ChargeRequest {
   nodeId: string | null;
   regionId: string | null;
   placementId: string | null;
-  witness: { nodeId: string; signature: string; timestamp: number } | null;
+  witness: PresentedWitness | null;
 }
 
-/** 400 for a malformed field; an incomplete witness (a field missing) is no witness. */
+function statementOf(value: unknown): WitnessStatement | null {
+  if (value === undefined || value === null) return null;
+  const w = value as Body;
+  const complete =
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    STATEMENT_TEXT_FIELDS.every((field) => typeof w[field] === 'string') &&
+    (typeof w.requester_timestamp === 'string' || (typeof w.requester_timestamp === 'number' && Number.isFinite(w.requester_timestamp)));
+  if (!complete) throw invalid(`witness must be a witness statement {${[...STATEMENT_TEXT_FIELDS, 'requester_timestamp'].sort().join(', ')}}`);
+  return value as WitnessStatement;
+}
+
+/** 400 for a malformed field; a witness statement without its signature (or the reverse) is no witness. */
 export function chargeRequest(raw: unknown): ChargeRequest {
   const body = objectBody(raw);
-  const witnessNodeId = optionalId(body.witness_node_id, 'witness_node_id');
+  const statement = statementOf(body.witness);
   const signature = body.witness_signature ?? null;
   if (signature !== null && (typeof signature !== 'string' || !SIGNATURE_PATTERN.test(signature))) throw invalid('witness_signature must be 128 hex characters');
-  const timestamp = body.witness_timestamp ?? null;
-  if (timestamp !== null && (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0)) throw invalid('witness_timestamp must be Unix time in milliseconds');
   return {
     nodeId: optionalId(body.node_id, 'node_id'),
     regionId: optionalId(body.region_id, 'region_id'),
     placementId: placementOf(body.placement_id, null),
-    witness: witnessNodeId && signature && timestamp !== null ? { nodeId: witnessNodeId, signature: (signature as string).toLowerCase(), timestamp: timestamp as number } : null,
+    witness: statement && signature ? { witness: statement, witness_signature: (signature as string).toLowerCase() } : null,
   };
 }
 

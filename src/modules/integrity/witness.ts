@@ -12,8 +12,9 @@
  *   witness:  {ad_id, impression_id, nonce, requester_node_id,
  *              requester_timestamp, witness_node_id, witnessed_at}
  *
- * The ads helper builds a request with `signImpressionWitnessRequest` and
- * checks the answer with `verifyWitnessCoSignature`. Pure: no Nest, no I/O.
+ * A serving node builds a request with `signImpressionWitnessRequest`; the
+ * ads' impression and click routes check the answer a client brings with
+ * `verifyWitnessCoSignature` (src/modules/ads/ad-witness.ts). Pure: no Nest, no I/O.
  */
 import { canonicalJson } from '../../infrastructure/canonical-json';
 import { type NodeKey, verifySignature } from '../../infrastructure/node-identity/node-key';
@@ -126,7 +127,7 @@ export function coSign(key: NodeKey, witnessNodeId: string, request: ImpressionW
  * the witness node is `witnessNodeId` when given.
  */
 export function verifyWitnessCoSignature(
-  answer: WitnessCoSignature,
+  answer: Pick<WitnessCoSignature, 'witness' | 'witness_signature'>,
   expected: { impression_id: string; ad_id: string; nonce: string; requester_node_id: string },
   witnessPublicKey: string,
   witnessNodeId?: string,

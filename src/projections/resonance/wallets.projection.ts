@@ -147,6 +147,8 @@ async function applyWalletEvent(event: WalletRecorded, writer: ProjectionWriter)
   const next: WalletRecord = current ? walletRecordOf(current) : emptyWallet(userId);
   const createdAt = current?.created_at ?? at;
   const sources: SourceTotals = { ...current?.sources };
+  /** Every document this event writes is set once, at the event's position. */
+  const setOnce = (collection: string, id: string, fields: Record<string, unknown>): void => applyOnce(writer, collection, id, event, { $set: fields });
   walletEntries(event as WalletEvent).forEach((entry, i) => {
     next[entry.currency] = roundSpark(next[entry.currency] + entry.amount);
     // a released hold gives back one's own spark: not earned
@@ -154,9 +156,7 @@ async function applyWalletEvent(event: WalletRecorded, writer: ProjectionWriter)
     const totals = sources[entry.source_type] ?? { count: 0, total: 0 };
     sources[entry.source_type] = { count: totals.count + 1, total: totals.total + entry.amount };
     const id = `${event.metadata.eventId}:${i}`;
-    applyOnce(writer, RESONANCE_TRANSACTIONS, id, event, {
-      $set: { id, user_id: userId, ...entry, balance_after: next[entry.currency], created_at: at, seq: event.position },
-    });
+    setOnce(RESONANCE_TRANSACTIONS, id, { id, user_id: userId, ...entry, balance_after: next[entry.currency], created_at: at, seq: event.position });
   });
   if (event.type === 'SparkAwarded') next.season_spark += event.data.amount;
   if (event.type === 'RewardGranted') next.season_pulse += event.data.pulse;
@@ -167,9 +167,9 @@ async function applyWalletEvent(event: WalletRecorded, writer: ProjectionWriter)
   }
   if (event.type === 'BoostPurchased') {
     const { boost_id: id, ...boost } = event.data;
-    applyOnce(writer, RESONANCE_BOOSTS, id, event, { $set: { id, ...boost } });
+    setOnce(RESONANCE_BOOSTS, id, { id, ...boost });
   }
-  applyOnce(writer, RESONANCE_WALLETS, userId, event, { $set: { ...withLevel(next), sources, created_at: createdAt, updated_at: at } });
+  setOnce(RESONANCE_WALLETS, userId, { ...withLevel(next), sources, created_at: createdAt, updated_at: at });
 }
 
 export const resonanceWalletsProjection = defineProjection({
