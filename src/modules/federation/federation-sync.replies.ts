@@ -160,6 +160,7 @@ export const SYNC_BATCH_REPLY = obj({
       id: str(),
       status: int(),
       content_type: str(),
+      headers: obj({}, [], { description: 'the reply headers a client acts on: retry-after, location, cache-control', additionalProperties: str() }),
       body: str({ description: 'the reply body as this node sent it' }),
       position: int({ description: "this node's log head after the write" }),
     }),

@@ -53,7 +53,7 @@ import { isLoopback } from '../accounts/auth/pipeline-caller';
 import { errorReply } from '../common/http-exception.filter';
 import { rawJsonTextOf } from '../common/json-body';
 import { RegionalOutbox } from './regional-outbox';
-import { type ForwardedReply, postSyncBatch } from './sync-batch-client';
+import { type ForwardedReply, postSyncBatch, replyHeadersOf } from './sync-batch-client';
 
 /** The methods whose requests a regional node sends to central. */
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -246,7 +246,7 @@ export function forwardRegionalWrites(fastify: FastifyInstance, writes: Regional
     const outcome = await writes.forward(regionalWriteOf(request));
     switch (outcome.kind) {
       case 'answered':
-        return reply.status(outcome.reply.status).header('content-type', outcome.reply.content_type).send(outcome.reply.body);
+        return reply.status(outcome.reply.status).headers(outcome.reply.headers).header('content-type', outcome.reply.content_type).send(outcome.reply.body);
       case 'queued':
         return reply.status(202).send({
           success: true,
@@ -293,6 +293,7 @@ export class RegionalWriteApplier {
     return {
       status: response.statusCode,
       content_type: typeof contentType === 'string' ? contentType : 'application/json; charset=utf-8',
+      headers: replyHeadersOf(response.headers),
       body: response.body,
       position: await this.store.headPosition(),
     };

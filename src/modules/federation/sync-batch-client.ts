@@ -16,6 +16,8 @@ export const HIERARCHY_SYNC_PATH = '/api/social/hierarchy/sync';
 export interface ForwardedReply {
   status: number;
   content_type: string;
+  /** the reply headers a client acts on (REPLY_HEADERS): Retry-After of a 429, Location */
+  headers: Record<string, string>;
   body: string;
   /** central's log head after the write: the regional node shows the write once it replicated this far */
   position: number;
@@ -55,6 +57,20 @@ function errorsOf(raw: unknown): Record<string, string> {
   return errors;
 }
 
+/** The reply headers that travel back with a forwarded write: what a client acts on, nothing of the hop. */
+export const REPLY_HEADERS = ['retry-after', 'location', 'cache-control'] as const;
+
+/** The REPLY_HEADERS among `raw` (a reply's headers), as strings. */
+export function replyHeadersOf(raw: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!raw || typeof raw !== 'object') return headers;
+  for (const name of REPLY_HEADERS) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (typeof value === 'string' || typeof value === 'number') headers[name] = String(value);
+  }
+  return headers;
+}
+
 function repliesOf(raw: unknown): Record<string, ForwardedReply> {
   const replies: Record<string, ForwardedReply> = {};
   if (!Array.isArray(raw)) return replies;
@@ -63,6 +79,7 @@ function repliesOf(raw: unknown): Record<string, ForwardedReply> {
     replies[r.id] = {
       status: r.status as number,
       content_type: typeof r.content_type === 'string' ? r.content_type : 'application/json; charset=utf-8',
+      headers: replyHeadersOf(r.headers),
       body: r.body,
       position: Number.isInteger(r.position) ? (r.position as number) : 0,
     };
