@@ -1,6 +1,6 @@
 /** Reads of the ads read models (social-routes §16), and the users and node standings they are joined with. */
 import { Inject, Injectable } from '@nestjs/common';
-import { type AdStatus, type ImpressionType, LIMIT_PER_HOUR, RATE_WINDOW_MS } from '../../aggregates/ads/ad-unit';
+import { type AdStatus, LIMIT_PER_HOUR, RATE_WINDOW_MS } from '../../aggregates/ads/ad-unit';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
 import { USERS, type UserDoc } from '../../projections/accounts/users.projection';
@@ -37,21 +37,11 @@ export type AdUnitView = Pick<
 >;
 
 /** The impression record of §16 (+ `witnessed`). */
-export interface ImpressionView {
-  id: string;
-  ad_id: string;
-  placement_id: string | null;
-  node_id: string | null;
-  region_id: string | null;
-  user_id: string;
-  impression_type: ImpressionType;
-  created_at: string;
-  witness_node_id: string | null;
-  witness_signature: string | null;
-  sealed_hash: string;
-  sealed_at: string;
-  witnessed: boolean;
-}
+/** An impression record as the view and click routes answer it (social-routes §0.5): picked from the read model's document. */
+export type ImpressionView = Pick<
+  AdImpressionDoc,
+  'id' | 'ad_id' | 'placement_id' | 'node_id' | 'region_id' | 'user_id' | 'impression_type' | 'created_at' | 'witness_node_id' | 'witness_signature' | 'sealed_hash' | 'sealed_at' | 'witnessed'
+>;
 
 export interface AdAnalytics {
   ad: AdUnitView;
