@@ -96,6 +96,19 @@ describe('ShreddingEventStore', () => {
     await upstream.close();
   });
 
+  it('given appends made in one turn, some with fields to seal and some without, then they reach the log in the order they were made', async () => {
+    // a replicated page appends one stream's runs in log order, each expecting the revision the run before leaves
+    const appended = await Promise.all([
+      store.append('user-1', [event('Registered', { user_id: 'u1', email: 'ada@example.com' })], NO_STREAM),
+      store.append('user-1', [event('Renamed', { user_id: 'u1' })], 0),
+      store.append('post-1', [event('Posted', { author_id: 'u1', body: 'hello' })], NO_STREAM),
+      store.append('post-1', [event('Edited', { changes: { body: 'hello again' } })], 0),
+    ]);
+
+    expect(appended.map((r) => r.nextExpectedRevision)).toEqual([0, 1, 0, 1]);
+    expect((await store.readStream('post-1'))[1].data).toEqual({ changes: { body: 'hello again' } });
+  });
+
   it('given a subscription, then it delivers opened events and forgets keys an erasure event names', async () => {
     await store.append('user-1', [event('Registered', { user_id: 'u1', email: 'ada@example.com' })], NO_STREAM);
     const seen: unknown[] = [];

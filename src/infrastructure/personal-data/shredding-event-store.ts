@@ -68,6 +68,8 @@ function setPath(data: JsonObject, path: string, value: unknown): JsonObject {
 export class ShreddingEventStore implements EventStore {
   private readonly current = new Map<string, DataKey>();
   private readonly opened = new Map<string, Buffer | null>();
+  /** resolves once the latest append so far was handed to the inner store (or failed before) */
+  private handOff: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly inner: EventStore,
@@ -76,8 +78,21 @@ export class ShreddingEventStore implements EventStore {
   ) {}
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event)));
-    const result = await this.inner.append(streamId, sealed, expected);
+    // Appends reach the inner store in the order they were made, whatever their sealing took: a replicated
+    // page appends one stream's runs in log order in one turn (appendReplicated), each run expecting the
+    // revision the one before it leaves, and the group commit writes them together.
+    const previous = this.handOff;
+    let handedOff!: () => void;
+    this.handOff = new Promise<void>((resolve) => (handedOff = resolve));
+    let appended: Promise<AppendResult>;
+    try {
+      const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event)));
+      await previous;
+      appended = this.inner.append(streamId, sealed, expected);
+    } finally {
+      handedOff();
+    }
+    const result = await appended;
     for (const event of events) {
       const erasure = this.catalogue.erasureOf(event.type, event.data);
       if (erasure) for (const purpose of erasure.purposes) await this.erase(erasure.subject, purpose);
