@@ -8,25 +8,37 @@
  * while its projections build from the replicated log. Yardstick: reading
  * the same log locally, in pages of the same size (`readSealed`, what the
  * export reads), with no HTTP, append or projection work.
+ *
+ * Then writes at the regional node: POST /posts by one user for
+ * `writeSeconds` with `writeConnections` connections, each answered once
+ * central ran it (the sync queue's batch, inject there) and the regional
+ * node replicated it and caught up (regional-writes.ts). Yardstick: the
+ * same POST /posts at central, on the same two processes.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteEventStore } from '../src/infrastructure/event-store/sqlite/sqlite-event-store';
 import { CHECKPOINT_FILE } from '../src/infrastructure/federation/replication-checkpoint';
-import { type Server, startServer } from './http.bench';
+import { cannon, type HttpRun, printRun, type Server, startServer } from './http.bench';
 import { generate } from './replay.bench';
 import { fixed, heading, int, log, makeTempDir, now, ratio, removeTempDir, secondsSince, sleep } from './util';
 
 export interface FederationBenchOptions {
   events: number;
   pageSize: number;
+  writeSeconds: number;
+  writeConnections: number;
 }
 
 export interface FederationBenchResult {
   events: number;
   replay: { seconds: number; eventsPerSecond: number };
   localRead: { seconds: number; eventsPerSecond: number };
+  /** POST /posts at the regional node (through central) and, as the yardstick, at central */
+  writes: { regional: HttpRun; central: HttpRun };
 }
+
+const JWT_SECRET = 'federation-bench-secret-of-at-least-32-characters';
 
 const checkpointOf = (dir: string): number => {
   const file = join(dir, CHECKPOINT_FILE);
@@ -45,7 +57,7 @@ export async function runFederationBench(options: FederationBenchOptions): Promi
     await seed.close();
     log(`  central log: ${int(generated.events)} account events on ${int(generated.streams)} streams, head ${int(head)}`);
 
-    const central = await startServer(centralDir, { SVC_NODE_ID: 'bench-central', SVC_NODE_TIER: 'central', FEDERATION_AUTO_ACCEPT: '1' });
+    const central = await startServer(centralDir, { SVC_NODE_ID: 'bench-central', SVC_NODE_TIER: 'central', FEDERATION_AUTO_ACCEPT: '1', JWT_SECRET });
     servers.push(central);
 
     // yardstick: the export's read, locally, in pages of the same size
@@ -66,6 +78,7 @@ export async function runFederationBench(options: FederationBenchOptions): Promi
       SVC_NODE_TIER: 'regional',
       FEDERATION_UPSTREAM_URL: central.url,
       FEDERATION_PAGE_SIZE: String(options.pageSize),
+      JWT_SECRET,
     });
     servers.push(regional);
     // timed from the first checkpoint seen, so the app's start is not counted
@@ -84,10 +97,39 @@ export async function runFederationBench(options: FederationBenchOptions): Promi
     log(`  regional replay: ${int(replayed)} events in ${fixed(replaySeconds, 2)} s = ${int(replayRate)} events/s (pages of ${int(options.pageSize)}; its projections building alongside)`);
     log(`  yardstick: readSealed pages of ${int(options.pageSize)} on central's file: ${int(read)} events in ${fixed(readSeconds, 2)} s = ${int(readRate)} events/s`);
     log(`  ratio replay / local read: ${ratio(replayRate, readRate)}`);
-    return { events: replayed, replay: { seconds: replaySeconds, eventsPerSecond: replayRate }, localRead: { seconds: readSeconds, eventsPerSecond: readRate } };
+
+    const writes = await regionalWrites(central.url, regional.url, options);
+    return { events: replayed, replay: { seconds: replaySeconds, eventsPerSecond: replayRate }, localRead: { seconds: readSeconds, eventsPerSecond: readRate }, writes };
   } finally {
     for (const server of servers.reverse()) await server.stop();
     removeTempDir(regionalDir);
     removeTempDir(centralDir);
   }
+}
+
+/** POST /posts by one user at the regional node, then at central, for the same time each. */
+async function regionalWrites(centralUrl: string, regionalUrl: string, options: FederationBenchOptions): Promise<{ regional: HttpRun; central: HttpRun }> {
+  const username = `benchwriter${Date.now().toString(36)}`;
+  const registered = await fetch(`${centralUrl}/api/social/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password: 'correct horse battery' }),
+  });
+  if (registered.status !== 201) throw new Error(`registering the bench writer: ${registered.status} ${await registered.text()}`);
+  const { data } = (await registered.json()) as { data: { id: string; token: string } };
+  const post = (url: string) => ({
+    url: `${url}/api/social/posts`,
+    method: 'POST' as const,
+    connections: options.writeConnections,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.token}` },
+    body: JSON.stringify({ title: 'a post of the bench', content: 'written at one node, read at both' }),
+  });
+  // the writer's account reaches the regional node through replication before it writes there
+  while ((await fetch(`${regionalUrl}/api/social/users/${data.id}`)).status !== 200) await sleep(20);
+  const regional = await cannon('POST /posts at the regional node', post(regionalUrl), options.writeSeconds);
+  printRun(regional, options.writeSeconds);
+  const central = await cannon('POST /posts at central', post(centralUrl), options.writeSeconds);
+  printRun(central, options.writeSeconds);
+  log(`  ratio regional / central writes: ${ratio(regional.requestsPerSecond, central.requestsPerSecond)}`);
+  return { regional, central };
 }

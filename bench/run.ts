@@ -47,7 +47,8 @@
  *  12. regional replay events/s (a regional node process pulling a central
  *      node process's log over HTTP, appending and checkpointing it, its
  *      projections building alongside) vs reading the same log locally in
- *      pages of the same size
+ *      pages of the same size; POST /posts at the regional node (through
+ *      central's sync queue, answered once replicated) vs at central
  *
  * BENCH_ONLY selects sections: `BENCH_ONLY=7 node dist/bench/run.js` runs
  * section 7 alone, `BENCH_ONLY=3,7` two of them; the summary shows what ran.
@@ -169,6 +170,8 @@ const settings = {
   federation: {
     events: envNumber('BENCH_FEDERATION_EVENTS', 20_000),
     pageSize: envNumber('BENCH_FEDERATION_PAGE_SIZE', 500),
+    writeSeconds: envNumber('BENCH_FEDERATION_WRITE_SECONDS', 5),
+    writeConnections: envNumber('BENCH_FEDERATION_WRITE_CONNECTIONS', 8),
   },
   economy: {
     geoUsers: envNumber('BENCH_GEO_USERS', 10_000),
@@ -507,6 +510,13 @@ async function main(): Promise<void> {
       'readSealed pages, same log, locally',
       `${int(federation.localRead.eventsPerSecond)} events/s`,
       ratio(federation.replay.eventsPerSecond, federation.localRead.eventsPerSecond),
+    ]);
+    rows.push([
+      'POST /posts at the regional node (via central)',
+      `${int(federation.writes.regional.requestsPerSecond)} req/s`,
+      'POST /posts at central',
+      `${int(federation.writes.central.requestsPerSecond)} req/s`,
+      ratio(federation.writes.regional.requestsPerSecond, federation.writes.central.requestsPerSecond),
     ]);
   } else if (federation) {
     rows.push(skippedRow('regional replay', federation.skipped));
