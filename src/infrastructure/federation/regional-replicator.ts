@@ -167,6 +167,7 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async register(upstream: string): Promise<void> {
+    const request = this.requestSignal(10_000);
     const response = await sendSigned(
       this.key,
       this.config.nodeId,
@@ -176,8 +177,8 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
         path: `${FEDERATION_PATH}/nodes/register`,
         body: { node_id: this.config.nodeId, public_key: this.key.publicKeyHex, url: this.config.federation.publicUrl, tier: 'regional' },
       },
-      { signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(10_000)]) },
-    );
+      { signal: request.signal },
+    ).finally(() => request.done());
     const body = (await response.json()) as { data?: { status?: string }; error?: string; message?: string };
     if (!response.ok) throw new Error(`registration refused: ${response.status} ${JSON.stringify(body)}`);
     this.state.registered = true;
@@ -186,13 +187,27 @@ export class RegionalReplicator implements OnApplicationBootstrap, BeforeApplica
 
   private async pull(upstream: string, waitSeconds: number): Promise<{ events: PulledEvent[]; keys: PulledKey[] }> {
     const path = `${FEDERATION_PATH}/log?after=${this.state.position}&limit=${this.config.federation.pageSize}&wait=${waitSeconds}`;
-    const response = await sendSigned(this.key, this.config.nodeId, upstream, { method: 'GET', path }, {
-      signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout((waitSeconds + 15) * 1000)]),
-    });
-    const body = (await response.json()) as { data?: { events: PulledEvent[]; head: number; keys?: PulledKey[] } };
-    if (!response.ok || !body.data) throw new Error(`log refused: ${response.status} ${JSON.stringify(body)}`);
-    this.state.upstreamHead = body.data.head;
-    return { events: body.data.events, keys: body.data.keys ?? [] };
+    const request = this.requestSignal((waitSeconds + 15) * 1000);
+    try {
+      const response = await sendSigned(this.key, this.config.nodeId, upstream, { method: 'GET', path }, { signal: request.signal });
+      const body = (await response.json()) as { data?: { events: PulledEvent[]; head: number; keys?: PulledKey[] } };
+      if (!response.ok || !body.data) throw new Error(`log refused: ${response.status} ${JSON.stringify(body)}`);
+      this.state.upstreamHead = body.data.head;
+      return { events: body.data.events, keys: body.data.keys ?? [] };
+    } finally {
+      request.done();
+    }
+  }
+
+  /**
+   * The signal of one request: aborted at shutdown or after `ms`. Its listener on the shutdown signal
+   * goes with the request (AbortSignal.any would leave one per request on that long-lived signal).
+   */
+  private requestSignal(ms: number): { signal: AbortSignal; done(): void } {
+    const controller = new AbortController();
+    const stop = () => controller.abort(this.stopping.signal.reason);
+    this.stopping.signal.addEventListener('abort', stop, { once: true });
+    return { signal: AbortSignal.any([controller.signal, AbortSignal.timeout(ms)]), done: () => this.stopping.signal.removeEventListener('abort', stop) };
   }
 
   private sleep(ms: number): Promise<void> {

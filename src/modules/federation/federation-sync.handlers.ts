@@ -28,7 +28,7 @@ import {
   UnfollowPeer,
 } from './federation-sync.commands';
 import { readFederatedPost } from './federation-sync.requests';
-import { RegionalWriteApplier } from './regional-writes';
+import { RegionalWriteApplier } from './regional-write-applier';
 import type { ForwardedReply } from './sync-batch-client';
 
 /** An announcement repeating the last one within this time records nothing. */

@@ -28,7 +28,8 @@ import {
 import { FederationSyncQueries } from './federation-sync.queries';
 import { HierarchySyncController, SyncQueueController } from './hierarchy-sync.controller';
 import { PeersController } from './peers.controller';
-import { RegionalWriteApplier, RegionalWrites } from './regional-writes';
+import { RegionalWriteApplier } from './regional-write-applier';
+import { RegionalWrites } from './regional-writes';
 import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 @Module({

@@ -23,16 +23,10 @@
  *    SYNC_TIMEOUT_MS, the client gets 202 with the queued item's id; the
  *    write lands when central answers a later batch.
  *
- * Central side (`RegionalWriteApplier`, used by the /hierarchy/sync
- * handler): the sender must be a regional node registered and approved
- * here; the request runs in this process as the client made it (Fastify's
- * inject, the client's address as its remote address, a loopback client of
- * the regional node as `node:<id>`), once per item (its receipt). A 5xx is
- * an error of the item (retried), any other status is the answer.
+ * Central side: regional-write-applier.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SyncQueueState } from '../../aggregates/federation/sync-queue';
 import { DomainError } from '../../aggregates/shared/domain-error';
@@ -44,21 +38,18 @@ import { NodeKey } from '../../infrastructure/node-identity/node-key';
 import { NODE_ID_HEADER } from '../../infrastructure/node-identity/signed-request';
 import { PlatformLifecycle } from '../../infrastructure/platform-lifecycle';
 import { ReadYourWrites } from '../../infrastructure/projections/read-your-writes';
-import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read-store.port';
-import { FEDERATION_NODES, type FederationNodeDoc } from '../../projections/federation/federation-nodes.projection';
 import type { SyncQueueItemDoc } from '../../projections/federation/sync-queue.projection';
 import type { Page } from '../common/paging';
 import type { QueueCounts } from './federation-sync.queries';
-import { isLoopback } from '../accounts/auth/pipeline-caller';
 import { errorReply } from '../common/http-exception.filter';
 import { rawJsonTextOf } from '../common/json-body';
 import { RegionalOutbox } from './regional-outbox';
-import { type ForwardedReply, postSyncBatch, replyHeadersOf } from './sync-batch-client';
+import { type ForwardedReply, postSyncBatch } from './sync-batch-client';
 
 /** The methods whose requests a regional node sends to central. */
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The request headers that travel with a write: credentials and content negotiation; nothing of the regional hop. */
-const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'content-type', 'accept', 'idempotency-key', 'user-agent', 'x-request-id', 'traceparent'] as const;
+export const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'content-type', 'accept', 'idempotency-key', 'user-agent', 'x-request-id', 'traceparent'] as const;
 const MAX_BATCHES_PER_PASS = 20;
 
 /** A write as it waits in the outbox and travels to central (the `regional_write` item's payload). */
@@ -265,52 +256,6 @@ export function forwardRegionalWrites(fastify: FastifyInstance, writes: Regional
 
 function assertNeverOutcome(outcome: never): never {
   throw new Error(`unexpected regional write outcome ${JSON.stringify(outcome)}`);
-}
-
-/** Central's side: runs a regional node's forwarded write as the client made it. */
-@Injectable()
-export class RegionalWriteApplier {
-  constructor(
-    private readonly http: HttpAdapterHost,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(READ_STORE) private readonly readStore: ReadStore,
-  ) {}
-
-  async apply(senderNodeId: string, payload: unknown): Promise<ForwardedReply> {
-    const node = await this.readStore.collection<FederationNodeDoc>(FEDERATION_NODES).findOne({ _id: senderNodeId });
-    if (node?.status !== 'approved' || node.tier !== 'regional') throw new DomainError('forbidden', 'regional_write items are taken from approved regional nodes only');
-    const write = readRegionalWrite(payload);
-    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
-    const response = await fastify.inject({
-      method: write.method as 'POST',
-      url: write.path,
-      headers: write.headers,
-      ...(write.body === null ? {} : { payload: write.body }),
-      remoteAddress: isLoopback(write.client_ip) ? `node:${senderNodeId}` : write.client_ip,
-    });
-    if (response.statusCode >= 500) throw new Error(`the write failed here with ${response.statusCode}: ${response.body.slice(0, 300)}`);
-    const contentType = response.headers['content-type'];
-    return {
-      status: response.statusCode,
-      content_type: typeof contentType === 'string' ? contentType : 'application/json; charset=utf-8',
-      headers: replyHeadersOf(response.headers),
-      body: response.body,
-      position: await this.store.headPosition(),
-    };
-  }
-}
-
-/** A `regional_write` payload as a sender sent it; 400-worthy (`invalid`) when it is not one. */
-export function readRegionalWrite(payload: unknown): RegionalWrite {
-  const p = (payload && typeof payload === 'object' && !Array.isArray(payload) ? payload : {}) as Record<string, unknown>;
-  if (typeof p.method !== 'string' || !MUTATING.has(p.method)) throw new DomainError('invalid', 'regional_write: method must be POST, PUT, PATCH or DELETE');
-  if (typeof p.path !== 'string' || !p.path.startsWith('/') || p.path.startsWith('//')) throw new DomainError('invalid', 'regional_write: path must be an absolute path');
-  const rawHeaders = (p.headers && typeof p.headers === 'object' && !Array.isArray(p.headers) ? p.headers : {}) as Record<string, unknown>;
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) if (typeof rawHeaders[name] === 'string') headers[name] = rawHeaders[name];
-  if (p.body !== null && p.body !== undefined && typeof p.body !== 'string') throw new DomainError('invalid', 'regional_write: body must be the JSON text or null');
-  if (typeof p.client_ip !== 'string' || p.client_ip.length === 0 || p.client_ip.length > 64) throw new DomainError('invalid', 'regional_write: client_ip is required');
-  return { method: p.method, path: p.path, headers, body: (p.body as string | null | undefined) ?? null, client_ip: p.client_ip };
 }
 
 /**
