@@ -46,7 +46,7 @@ describe('federation sync, peers and the sync queue', () => {
   });
 
   beforeAll(async () => {
-    central = await startTestApp(nodeEnv(centralId, centralKey, [[childId, childKey]]));
+    central = await startTestApp(nodeEnv(centralId, centralKey, [[childId, childKey]], { SVC_NODE_TIER: 'central' }));
     child = await startTestApp(nodeEnv(childId, childKey, [[centralId, centralKey]], { SYNC_PARENT_URL: central.url }));
     lone = await startTestApp(nodeEnv(loneId, loneKey, [[childId, childKey]], { SYNC_PARENT_URL: 'http://127.0.0.1:1', SYNC_QUEUE_CAP: '2', SYNC_TIMEOUT_MS: '2000' }));
     // passport keeps one strategy per name for the process (the last app's): a request to an app authenticates with that app's users
@@ -126,7 +126,7 @@ describe('federation sync, peers and the sync queue', () => {
         { id: `x1-${suffix}`, operation_type: 'sync_post', payload: { id: `origin-1-${suffix}`, title: 'Hello <b>central</b>', content: 'From the child' } },
         { id: `x2-${suffix}`, operation_type: 'teleport', payload: {} },
         { id: `x3-${suffix}`, operation_type: 'sync_post', payload: { title: 'no id' } },
-        { id: `x4-${suffix}`, operation_type: 'update_stats', payload: { posts: 3 } },
+        { id: `x4-${suffix}`, operation_type: 'sync_blocklist', payload: { token_ids: [] } },
       ];
       const first = await json(await signedPost(central, '/hierarchy/sync', batch(items)));
       expect(first).toEqual({ success: true, processed: [`x1-${suffix}`, `x2-${suffix}`, `x4-${suffix}`], errors: [{ id: `x3-${suffix}`, error: expect.stringMatching(/id is required/) }] });
@@ -149,6 +149,24 @@ describe('federation sync, peers and the sync queue', () => {
       const items = [{ id: `bad-${suffix}`, operation_type: 'sync_post', payload: { id: 'x' } }];
       for (let i = 0; i < 5; i++) expect((await json(await signedPost(central, '/hierarchy/sync', batch(items)))).errors).toHaveLength(1);
       expect(await json(await signedPost(central, '/hierarchy/sync', batch(items)))).toEqual({ success: true, processed: [`bad-${suffix}`], errors: [] });
+    });
+
+    it('given the child’s capacity before and after its register_node item, then it is refused as unknown, then registered and taken', async () => {
+      const stats = (id: string) => ({ id, operation_type: 'update_stats', payload: { node_id: childId, compute_info: { cpu_cores: 8 } } });
+      const register = (id: string, publicKey = childKey.publicKeyHex) => ({ id, operation_type: 'register_node', payload: { node_id: childId, public_key: publicKey, compute_info: { cpu_cores: 8 } } });
+
+      const before = await json(await signedPost(central, '/hierarchy/sync', batch([stats(`stats-1-${suffix}`)])));
+      const otherKey = await json(await signedPost(central, '/hierarchy/sync', batch([register(`reg-0-${suffix}`, strangerKey.publicKeyHex)])));
+      const registered = await json(await signedPost(central, '/hierarchy/sync', batch([register(`reg-1-${suffix}`), stats(`stats-2-${suffix}`)])));
+
+      expect(before).toEqual({ success: true, processed: [], errors: [{ id: `stats-1-${suffix}`, error: 'Node not found' }] });
+      expect(otherKey.errors).toEqual([{ id: `reg-0-${suffix}`, error: 'register_node: public_key is not the key the batch was signed with' }]);
+      expect(registered).toEqual({ success: true, processed: [`reg-1-${suffix}`, `stats-2-${suffix}`], errors: [] });
+    });
+
+    it('given an update_stats for another node, then it is this item’s error', async () => {
+      const items = [{ id: `stats-other-${suffix}`, operation_type: 'update_stats', payload: { node_id: loneId, compute_info: {} } }];
+      expect((await json(await signedPost(central, '/hierarchy/sync', batch(items)))).errors).toEqual([{ id: `stats-other-${suffix}`, error: 'update_stats: a node reports its own capacity only' }]);
     });
 
     it('given items that are not an array, then 400', async () => {

@@ -28,6 +28,7 @@ import {
   UnfollowPeer,
 } from './federation-sync.commands';
 import { readFederatedPost } from './federation-sync.requests';
+import { HierarchySyncEffects } from './hierarchy-sync-effects';
 import { RegionalWriteApplier } from './regional-write-applier';
 import type { ForwardedReply } from './sync-batch-client';
 
@@ -108,8 +109,10 @@ export class ReceiveFederatedPostHandler implements ICommandHandler<ReceiveFeder
  * A child's batch, item by item: an item settled here (completed or dead) is
  * processed without running again; otherwise its effect runs (sync_post: the
  * post lands as a federated post; regional_write: a regional node's client
- * write runs here, its reply goes back in `replies`; the other §19 types, and
- * unknown ones, are recorded) and the outcome is recorded on the item's
+ * write runs here, its reply goes back in `replies`; update_stats and
+ * register_node: the sender's capacity report and its registration as a
+ * local node, as the §18 routes take them (hierarchy-sync-effects.ts); the
+ * other §19 types, and unknown ones, are recorded) and the outcome is recorded on the item's
  * receipt. A payload that cannot be applied is an error for that item (dead
  * here at the 5th). One item runs at a time in this process (a copy of it in
  * another batch waits for the first and is then settled).
@@ -121,6 +124,7 @@ export class ReceiveSyncBatchHandler implements ICommandHandler<ReceiveSyncBatch
   constructor(
     private readonly executor: CommandExecutor,
     private readonly regionalWrites: RegionalWriteApplier,
+    private readonly hierarchy: HierarchySyncEffects,
   ) {}
 
   async execute({ payload, context }: ReceiveSyncBatch): Promise<SyncBatchResult> {
@@ -164,11 +168,18 @@ export class ReceiveSyncBatchHandler implements ICommandHandler<ReceiveSyncBatch
           return { outcome: { ok: true, outcome: 'applied' } };
         case 'regional_write':
           return { outcome: { ok: true, outcome: 'applied' }, reply: await this.regionalWrites.apply(sender, item.payload) };
+        case 'update_stats':
+          await this.hierarchy.updateStats(sender, item.payload, context);
+          return { outcome: { ok: true, outcome: 'applied' } };
+        case 'register_node':
+          await this.hierarchy.registerNode(sender, item.payload, context);
+          return { outcome: { ok: true, outcome: 'applied' } };
         default:
           return { outcome: { ok: true, outcome: 'recorded' } };
       }
     } catch (error) {
-      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'forbidden')) return { outcome: { ok: false, error: error.message } };
+      // a payload this node refuses (malformed, not the sender's, a node it does not know, another key) is this item's error
+      if (error instanceof DomainError && ['invalid', 'forbidden', 'not_found', 'conflict'].includes(error.kind)) return { outcome: { ok: false, error: error.message } };
       // a regional write that failed here (5xx) is retried by its sender
       if (item.operation_type === 'regional_write' && error instanceof Error) return { outcome: { ok: false, error: error.message.slice(0, 500) } };
       throw error;

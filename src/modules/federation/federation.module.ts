@@ -7,6 +7,7 @@ import { Module } from '@nestjs/common';
 import { RegionalReplicator } from '../../infrastructure/federation/regional-replicator';
 import { AccountsModule } from '../accounts/accounts.module';
 import { CommonModule } from '../common/common.module';
+import { FleetModule } from '../fleet/fleet.module';
 import { IntegrityModule } from '../integrity/integrity.module';
 import { DiscoveryController } from './discovery.controller';
 import { FederationController } from './federation.controller';
@@ -28,12 +29,13 @@ import {
 import { FederationSyncQueries } from './federation-sync.queries';
 import { HierarchySyncController, SyncQueueController } from './hierarchy-sync.controller';
 import { PeersController } from './peers.controller';
+import { HierarchySyncEffects } from './hierarchy-sync-effects';
 import { RegionalWriteApplier } from './regional-write-applier';
 import { RegionalWrites } from './regional-writes';
 import { SelfSignedRegistrationGuard } from './self-signed.guard';
 
 @Module({
-  imports: [CommonModule, AccountsModule, IntegrityModule],
+  imports: [CommonModule, AccountsModule, IntegrityModule, FleetModule],
   controllers: [FederationController, DiscoveryController, HierarchySyncController, SyncQueueController, FederationNetworkController, PeersController],
   providers: [
     FederationQueries,
@@ -43,6 +45,7 @@ import { SelfSignedRegistrationGuard } from './self-signed.guard';
     RegionalReplicator,
     RegionalWrites,
     RegionalWriteApplier,
+    HierarchySyncEffects,
     FederationSyncQueries,
     EnqueueSyncItemHandler,
     StartSyncBatchHandler,

@@ -41,5 +41,6 @@ import { READ_STORE, type ReadStore } from '../../infrastructure/read-store/read
     PlanProvisionUpdateHandler,
     DecommissionProvisionedNodeHandler,
   ],
+  exports: [FleetQueries],
 })
 export class FleetModule {}
