@@ -125,6 +125,19 @@ describe(`federation: a regional node replays central’s log (${adapterMode()})
     expect(await request(regional!.url, 'POST', `${P}/posts`, { body: { title: 'no credential', content: 'x' } })).toMatchObject({ status: 401 });
   });
 
+  it('given a user at the regional node, when they read their referral code and wallet the first time, then central creates them and the regional node answers them', async () => {
+    const user = await register(uniqueName('firstread'));
+
+    const code = await request(regional!.url, 'GET', `${P}/referral/code`, { token: user.token });
+    const wallet = await request(regional!.url, 'GET', `${P}/resonance/wallet`, { token: user.token });
+
+    expect(code.status).toBe(200);
+    expect(code.body.data.code).toMatch(/^[A-Z0-9]{8}$/);
+    expect((await request(central.url, 'GET', `${P}/referral/code`, { token: user.token })).body.data.code).toBe(code.body.data.code);
+    expect(wallet.status).toBe(200);
+    expect(wallet.body.data).toMatchObject({ user_id: user.id });
+  });
+
   it('given a post, when one user votes 12 times at once at the regional node, then one vote counts, on both nodes', async () => {
     const author = await register(uniqueName('author'));
     const voter = await register(uniqueName('voter'));

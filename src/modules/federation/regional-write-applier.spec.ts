@@ -15,7 +15,7 @@ describe('a regional_write payload as central reads it', () => {
   });
 
   it.each([
-    ['a GET', { ...write, method: 'GET' }, /method must be POST, PUT, PATCH or DELETE/],
+    ['a HEAD', { ...write, method: 'HEAD' }, /method must be POST, PUT, PATCH, DELETE or GET/],
     ['a full URL for a path', { ...write, path: 'http://elsewhere.example/x' }, /path must be an absolute path/],
     ['a protocol-relative path', { ...write, path: '//elsewhere.example/x' }, /path must be an absolute path/],
     ['a body that is not text', { ...write, body: { title: 't' } }, /body must be the JSON text or null/],

@@ -56,7 +56,7 @@ export class RegionalWriteApplier {
 /** A `regional_write` payload as a sender sent it; 400-worthy (`invalid`) when it is not one. */
 export function readRegionalWrite(payload: unknown): RegionalWrite {
   const p = (payload && typeof payload === 'object' && !Array.isArray(payload) ? payload : {}) as Record<string, unknown>;
-  if (typeof p.method !== 'string' || !MUTATING.has(p.method)) throw new DomainError('invalid', 'regional_write: method must be POST, PUT, PATCH or DELETE');
+  if (typeof p.method !== 'string' || !(MUTATING.has(p.method) || p.method === 'GET')) throw new DomainError('invalid', 'regional_write: method must be POST, PUT, PATCH, DELETE or GET');
   if (typeof p.path !== 'string' || !p.path.startsWith('/') || p.path.startsWith('//')) throw new DomainError('invalid', 'regional_write: path must be an absolute path');
   const rawHeaders = (p.headers && typeof p.headers === 'object' && !Array.isArray(p.headers) ? p.headers : {}) as Record<string, unknown>;
   const headers: Record<string, string> = {};

@@ -5,8 +5,8 @@
  * central through the sync queue and comes back in the replicated log.
  *
  * Regional side (`RegionalWrites`, on a node with FEDERATION_UPSTREAM_URL):
- * 1. a mutating request (POST, PUT, PATCH, DELETE) that is not node-signed
- *    is queued in the outbox (regional-outbox.ts) as a `regional_write`
+ * 1. a mutating request (POST, PUT, PATCH, DELETE, and a GET that creates
+ *    what it reads: `@WritesOnRead()`) that is not node-signed is queued in the outbox (regional-outbox.ts) as a `regional_write`
  *    item: method, path, the credential and content headers, the JSON text
  *    of the body, the client's address; nothing runs here (central
  *    authenticates, validates and decides, as for a request made there);
@@ -43,11 +43,18 @@ import type { Page } from '../common/paging';
 import type { QueueCounts } from './federation-sync.queries';
 import { errorReply } from '../common/http-exception.filter';
 import { rawJsonTextOf } from '../common/json-body';
+import { writesOnRead } from '../common/writes-on-read';
 import { RegionalOutbox } from './regional-outbox';
 import { type ForwardedReply, postSyncBatch } from './sync-batch-client';
 
 /** The methods whose requests a regional node sends to central. */
 export const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Whether a regional node sends this request to central: a write, not node-signed (a node-signed request is for this node itself). */
+export function travelsToCentral(request: FastifyRequest): boolean {
+  if (request.headers[NODE_ID_HEADER] !== undefined) return false;
+  if (MUTATING.has(request.method)) return true;
+  return request.method === 'GET' && writesOnRead(request);
+}
 /** The request headers that travel with a write: credentials and content negotiation; nothing of the regional hop. */
 export const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'content-type', 'accept', 'idempotency-key', 'user-agent', 'x-request-id', 'traceparent'] as const;
 const MAX_BATCHES_PER_PASS = 20;
@@ -233,7 +240,7 @@ export function regionalWriteOf(request: FastifyRequest): RegionalWrite {
  */
 export function forwardRegionalWrites(fastify: FastifyInstance, writes: RegionalWrites): void {
   fastify.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!MUTATING.has(request.method) || request.headers[NODE_ID_HEADER] !== undefined) return;
+    if (!travelsToCentral(request)) return;
     const outcome = await writes.forward(regionalWriteOf(request));
     switch (outcome.kind) {
       case 'answered':

@@ -14,6 +14,7 @@ import { type Envelope, ok } from '../common/envelope';
 import { envelope, EnvelopeReply, obj, ReadBody, Refusal, Reply } from '../common/openapi';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
+import { WritesOnRead } from '../common/writes-on-read';
 import { IssueReferralCode, UseReferralCode } from './referrals.commands';
 import { type ReferralCodeView, ReferralsQueries, type ReferralStats, type ReferralView } from './referrals.queries';
 import { REFERRAL, REFERRAL_CODE, REFERRAL_STATS, SHARE_LINK } from './referrals.replies';
@@ -32,6 +33,7 @@ export class ReferralsController {
   ) {}
 
   @Get('referral/code')
+  @WritesOnRead()
   @EnvelopeReply(200, REFERRAL_CODE, "the caller's code: created on the first call (8 characters A-Z 0-9, 100 uses), the same one afterwards")
   async code(@CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<ReferralCodeView>> {
     return ok(await this.commands.execute(new IssueReferralCode({ userId: caller.id }, context)));

@@ -19,6 +19,7 @@ import { EnvelopeReply, list, oneOf, QueryParam, ReadBody, Refusal, Reply, str }
 import { pageQuery, pageQuerySchemas } from '../common/paging';
 import { RequestContext } from '../common/request-context';
 import { socialPaths } from '../common/social-paths';
+import { WritesOnRead } from '../common/writes-on-read';
 import { type BoostView, BuyBoost, type CheckinOutcome, DailyCheckin, OpenWallet } from './resonance.commands';
 import { BOOST, BREAKDOWN, CHECKIN, LEADERBOARD_PAGE, LEVEL_INFO, STREAK, TRANSACTION, WALLET } from './resonance.replies';
 import { LEADERBOARD_CURRENCIES, type LeaderboardRow, ResonanceQueries, type TransactionView, type WalletBreakdown } from './resonance.queries';
@@ -43,6 +44,7 @@ export class ResonanceController {
   }
 
   @Get('wallet')
+  @WritesOnRead()
   @Authenticated()
   @EnvelopeReply(200, WALLET, "the caller's wallet, created on first read")
   async wallet(@CurrentUser() caller: AuthUser, @RequestContext() context: CommandContext): Promise<Envelope<WalletRecord>> {
