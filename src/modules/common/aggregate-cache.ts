@@ -13,6 +13,8 @@ export interface CachedState {
   owner: object;
   state: unknown;
   revision: number;
+  /** global position of the stream's last event folded into the state (0: none) */
+  position: number;
 }
 
 export class AggregateCache {

@@ -75,6 +75,30 @@ describe('CommandExecutor', () => {
     expect(await store.readStream('counter-1')).toEqual([]);
   });
 
+  it('given a stream whose last event the read models have not applied yet, when a command records nothing, then it answers once they have', async () => {
+    // the effect is in the stream already (a saga made it a moment before): the caller reads it next
+    const counted: number[] = [];
+    const projection = {
+      name: 'counter_totals',
+      version: 1,
+      eventTypes: ['Incremented'],
+      collections: ['counter_totals'],
+      apply: (e: { data: { by: number } }) => void counted.push(e.data.by),
+    };
+    const config = loadConfig({ NODE_ID: 'node-test', READ_YOUR_WRITES_TIMEOUT_MS: '10000' });
+    const registry = new ProjectionRegistry([projection as never]);
+    const reads = new EmbeddedReadStore({ file: null });
+    const engine = new ProjectionEngine(store, reads, registry);
+    const waiting = new CommandExecutor(store, config, new FixedClock(), upcasters, new ReadYourWrites(config, 'api', reads, registry, engine));
+    await node('node-saga').execute(counter, 'counter-1', { kind: 'increment', by: 3 }, context, { readYourWrites: false });
+
+    const outcome = waiting.execute(counter, 'counter-1', { kind: 'increment', by: 0 }, context).then(() => [...counted]);
+    await engine.start();
+
+    expect(await outcome).toEqual([3]);
+    await engine.stop();
+  });
+
   it('given a refused command, when executed, then the DomainError reaches the caller and nothing is appended', async () => {
     await expect(executor.execute(counter, 'counter-1', { kind: 'increment', by: 5, max: 3 }, context)).rejects.toThrow(DomainError);
     expect(await store.readStream('counter-1')).toEqual([]);

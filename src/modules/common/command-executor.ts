@@ -15,6 +15,10 @@
  * - The read-your-writes wait is bounded; when it runs out the command still
  *   answers with its own outcome (the write happened), and only the read
  *   models may lag (docs/architecture.md, "Read-your-writes").
+ * - A command that records nothing because its effect is in the stream
+ *   already (an idempotent repeat, or a saga that did the same a moment
+ *   before: an ad's refund) waits, bounded the same way, until the read
+ *   models reached the stream's last event: its caller reads that effect next.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -52,6 +56,8 @@ export interface CommandOutcome<S, E> {
   revision: number;
   /** global position of the last appended event; 0 when nothing was appended */
   position: number;
+  /** global position of the stream's last event when the command was decided (what a command that appended nothing waits for) */
+  observedPosition: number;
 }
 
 export interface ExecuteOptions {
@@ -141,22 +147,25 @@ export class CommandExecutor {
       // once the code that issued it has run: the commands issued together (a saga batch) meet in the queue
       queueMicrotask(() => void this.drain(streamId));
     });
-    if (outcome.position > 0 && options.readYourWrites !== false) {
-      await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
+    if (options.readYourWrites !== false) {
+      if (outcome.position > 0) await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
+      else if (outcome.observedPosition > 0) await this.readYourWrites.waitForAll(outcome.observedPosition);
     }
     return outcome;
   }
 
   /** The state of a stream as `decide` would see it now. */
-  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; revision: number }> {
+  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; revision: number; position: number }> {
     const cached = this.cache.get(streamId, decider);
     const from = cached ? cached.revision + 1 : 0;
     const recorded = await this.store.readStream(streamId, from > 0 ? { fromRevision: from } : undefined);
     let state = cached ? (cached.state as S) : decider.initialState;
     for (const event of recorded) state = decider.evolve(state, { type: event.type, data: event.data } as E);
-    const revision = recorded.length > 0 ? recorded[recorded.length - 1].revision : (cached?.revision ?? -1);
-    if (recorded.length > 0) this.cache.set(streamId, { owner: decider, state, revision });
-    return { state, revision };
+    const last = recorded.at(-1);
+    const revision = last ? last.revision : (cached?.revision ?? -1);
+    const position = last ? last.position : (cached?.position ?? 0);
+    if (last) this.cache.set(streamId, { owner: decider, state, revision, position });
+    return { state, revision, position };
   }
 
   /** Cache hits and misses (diagnostics and the bench). */
@@ -197,7 +206,7 @@ export class CommandExecutor {
     let remaining = batch;
     for (let attempt = 0; remaining.length > 0; attempt++) {
       const assumeNew = attempt === 0 && remaining.every((pending) => pending.newStream) && !this.cache.holds(streamId, decider);
-      const { state: loaded, revision } = assumeNew ? { state: decider.initialState, revision: -1 } : await this.load(decider, streamId);
+      const { state: loaded, revision, position: observed } = assumeNew ? { state: decider.initialState, revision: -1, position: 0 } : await this.load(decider, streamId);
       const now = this.clock.now();
       const decided: { pending: Pending; events: DomainEvent[]; state: unknown; offset: number }[] = [];
       const all: NewEvent[] = [];
@@ -214,7 +223,7 @@ export class CommandExecutor {
         }
       }
       if (all.length === 0) {
-        for (const { pending } of decided) pending.resolve({ events: [], state: loaded, revision, position: 0 });
+        for (const { pending } of decided) pending.resolve({ events: [], state: loaded, revision, position: 0, observedPosition: observed });
         return;
       }
       try {
@@ -225,10 +234,10 @@ export class CommandExecutor {
               this.store.append(streamId, all, expected),
             )
           : await this.store.append(streamId, all, expected);
-        this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision });
+        this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision, position: result.position });
         for (const d of decided) {
           const after = revision + d.offset;
-          d.pending.resolve({ events: d.events, state: d.state, revision: after, position: d.events.length > 0 ? result.position : 0 });
+          d.pending.resolve({ events: d.events, state: d.state, revision: after, position: d.events.length > 0 ? result.position : 0, observedPosition: result.position });
         }
         return;
       } catch (error) {
