@@ -13,8 +13,9 @@ export interface CachedState {
   owner: object;
   state: unknown;
   revision: number;
-  /** global position of the stream's last event folded into the state (0: none) */
+  /** global position and type of the stream's last event folded into the state (0 and null: none) */
   position: number;
+  type: string | null;
 }
 
 export class AggregateCache {

@@ -18,7 +18,8 @@
  * - A command that records nothing because its effect is in the stream
  *   already (an idempotent repeat, or a saga that did the same a moment
  *   before: an ad's refund) waits, bounded the same way, until the read
- *   models reached the stream's last event: its caller reads that effect next.
+ *   models fed by the stream's last event reached it: its caller reads that
+ *   effect next.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
@@ -56,8 +57,8 @@ export interface CommandOutcome<S, E> {
   revision: number;
   /** global position of the last appended event; 0 when nothing was appended */
   position: number;
-  /** global position of the stream's last event when the command was decided (what a command that appended nothing waits for) */
-  observedPosition: number;
+  /** the stream's last event when the command was decided, position 0 and type null without one: what a command that appended nothing waits for */
+  observed: { position: number; type: string | null };
 }
 
 export interface ExecuteOptions {
@@ -149,13 +150,13 @@ export class CommandExecutor {
     });
     if (options.readYourWrites !== false) {
       if (outcome.position > 0) await this.readYourWrites.waitFor(outcome.position, outcome.events.map((e) => e.type));
-      else if (outcome.observedPosition > 0) await this.readYourWrites.waitForAll(outcome.observedPosition);
+      else if (outcome.observed.type !== null) await this.readYourWrites.waitFor(outcome.observed.position, [outcome.observed.type]);
     }
     return outcome;
   }
 
   /** The state of a stream as `decide` would see it now. */
-  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; revision: number; position: number }> {
+  async load<S, C, E extends DomainEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; revision: number; last: CommandOutcome<S, E>['observed'] }> {
     const cached = this.cache.get(streamId, decider);
     const from = cached ? cached.revision + 1 : 0;
     const recorded = await this.store.readStream(streamId, from > 0 ? { fromRevision: from } : undefined);
@@ -163,9 +164,9 @@ export class CommandExecutor {
     for (const event of recorded) state = decider.evolve(state, { type: event.type, data: event.data } as E);
     const last = recorded.at(-1);
     const revision = last ? last.revision : (cached?.revision ?? -1);
-    const position = last ? last.position : (cached?.position ?? 0);
-    if (last) this.cache.set(streamId, { owner: decider, state, revision, position });
-    return { state, revision, position };
+    const observed = last ? { position: last.position, type: last.type } : { position: cached?.position ?? 0, type: cached?.type ?? null };
+    if (last) this.cache.set(streamId, { owner: decider, state, revision, ...observed });
+    return { state, revision, last: observed };
   }
 
   /** Cache hits and misses (diagnostics and the bench). */
@@ -206,7 +207,7 @@ export class CommandExecutor {
     let remaining = batch;
     for (let attempt = 0; remaining.length > 0; attempt++) {
       const assumeNew = attempt === 0 && remaining.every((pending) => pending.newStream) && !this.cache.holds(streamId, decider);
-      const { state: loaded, revision, position: observed } = assumeNew ? { state: decider.initialState, revision: -1, position: 0 } : await this.load(decider, streamId);
+      const { state: loaded, revision, last: observed } = assumeNew ? { state: decider.initialState, revision: -1, last: { position: 0, type: null } } : await this.load(decider, streamId);
       const now = this.clock.now();
       const decided: { pending: Pending; events: DomainEvent[]; state: unknown; offset: number }[] = [];
       const all: NewEvent[] = [];
@@ -223,7 +224,7 @@ export class CommandExecutor {
         }
       }
       if (all.length === 0) {
-        for (const { pending } of decided) pending.resolve({ events: [], state: loaded, revision, position: 0, observedPosition: observed });
+        for (const { pending } of decided) pending.resolve({ events: [], state: loaded, revision, position: 0, observed });
         return;
       }
       try {
@@ -234,10 +235,11 @@ export class CommandExecutor {
               this.store.append(streamId, all, expected),
             )
           : await this.store.append(streamId, all, expected);
-        this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision, position: result.position });
+        const appended = { position: result.position, type: all[all.length - 1].type };
+        this.cache.set(streamId, { owner: decider, state, revision: result.nextExpectedRevision, ...appended });
         for (const d of decided) {
           const after = revision + d.offset;
-          d.pending.resolve({ events: d.events, state: d.state, revision: after, position: d.events.length > 0 ? result.position : 0, observedPosition: result.position });
+          d.pending.resolve({ events: d.events, state: d.state, revision: after, position: d.events.length > 0 ? result.position : 0, observed: appended });
         }
         return;
       } catch (error) {
