@@ -29,7 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SyncQueueState } from '../../aggregates/federation/sync-queue';
-import { DomainError } from '../../aggregates/shared/domain-error';
+import { assertNever, DomainError } from '../../aggregates/shared/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../../infrastructure/clock';
 import { EVENT_STORE, type EventStore } from '../../infrastructure/event-store/event-store.port';
@@ -256,14 +256,11 @@ export function forwardRegionalWrites(fastify: FastifyInstance, writes: Regional
         return reply.status(refusal.status).headers(refusal.headers ?? {}).send(refusal.body);
       }
       default:
-        return assertNeverOutcome(outcome);
+        return assertNever(outcome);
     }
   });
 }
 
-function assertNeverOutcome(outcome: never): never {
-  throw new Error(`unexpected regional write outcome ${JSON.stringify(outcome)}`);
-}
 
 /**
  * A page of a regional node's outbox, as GET /sync/queue shows a queue: its

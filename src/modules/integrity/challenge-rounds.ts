@@ -22,6 +22,7 @@ import { randomHex } from '../common/random-ids';
 import { postSignedToPeer } from '../common/signed-peer-request';
 import type { ChallengeDelivery, ChallengeInput, ChallengeRecord } from './integrity.commands';
 import { IntegrityOversightQueries } from './integrity-oversight.queries';
+import { IntegrityQueries } from './integrity.queries';
 import { NODE_KEY_DIRECTORY } from './node-signature.guard';
 
 export const CHALLENGE_PATH = '/api/social/integrity/challenge';
@@ -42,6 +43,7 @@ export class ChallengeRounds {
     private readonly key: NodeKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly oversight: IntegrityOversightQueries,
+    private readonly identity: IntegrityQueries,
   ) {}
 
   async challenge(input: ChallengeInput, context: CommandContext): Promise<ChallengeRound> {
@@ -53,27 +55,14 @@ export class ChallengeRounds {
       context,
       { newStream: true },
     );
-    const issued = events.find((e) => e.type === 'IntegrityChallengeIssued');
-    if (!issued || issued.type !== 'IntegrityChallengeIssued') throw new Error('expected IntegrityChallengeIssued');
-    const d = issued.data;
-    const record: ChallengeRecord = {
-      id: d.challenge_id,
-      challenger_node_id: d.challenger_node_id,
-      target_node_id: d.target_node_id,
-      challenge_type: d.challenge_type,
-      challenge_nonce: d.challenge_nonce,
-      status: 'pending',
-      result_details: null,
-      created_at: d.issued_at,
-      responded_at: null,
-      evaluated_at: null,
-    };
+    if (!events.some((e) => e.type === 'IntegrityChallengeIssued')) throw new Error('expected IntegrityChallengeIssued');
+    const record = await this.recordOf(challengeId);
     const url = input.targetNodeId === this.config.nodeId ? null : await this.oversight.nodeUrl(input.targetNodeId);
     if (url === null) return { record, delivery: { attempted: false, delivered: false, error: null }, response: null };
     let answer: { response: Record<string, unknown>; signature: string };
     try {
       answer = readAnswer(
-        await postSignedToPeer(this.key, this.config.nodeId, url, CHALLENGE_PATH, { type: d.challenge_type, nonce: d.challenge_nonce, ...(input.adId ? { ad_id: input.adId } : {}) }, {
+        await postSignedToPeer(this.key, this.config.nodeId, url, CHALLENGE_PATH, { type: record.challenge_type, nonce: record.challenge_nonce, ...(input.adId ? { ad_id: input.adId } : {}) }, {
           timeoutMs: this.config.federation.sync.timeoutMs,
           allowPrivate: this.config.federation.allowPrivatePeers,
           maxBytes: MAX_ANSWER_BYTES,
@@ -82,19 +71,26 @@ export class ChallengeRounds {
     } catch (error) {
       return { record, delivery: { attempted: true, delivered: false, error: error instanceof Error ? error.message : String(error) }, response: null };
     }
-    const evaluation = await this.evaluate({ challengeId, respondingNodeId: input.targetNodeId, ...answer }, context);
+    await this.evaluate({ challengeId, respondingNodeId: input.targetNodeId, ...answer }, context);
     return {
-      record: { ...record, status: evaluation.passed ? 'passed' : 'failed', result_details: evaluation.details, responded_at: evaluation.evaluatedAt, evaluated_at: evaluation.evaluatedAt },
+      record: await this.recordOf(challengeId),
       delivery: { attempted: true, delivered: true, error: null },
       response: answer.response,
     };
+  }
+
+  /** The challenge as its read model holds it (read-your-writes: the command that changed it waited for it). */
+  private async recordOf(challengeId: string): Promise<ChallengeRecord> {
+    const record = await this.identity.challenge(challengeId);
+    if (!record) throw new Error(`challenge ${challengeId} is not in its read model`);
+    return record;
   }
 
   /** Evaluates a signed response to one of this node's challenges; an unknown or already processed challenge is `passed: false` (§20), not an error. */
   async evaluate(
     payload: { challengeId: string; respondingNodeId: string; response: Record<string, unknown>; signature: string },
     context: CommandContext,
-  ): Promise<{ passed: boolean; details: string; evaluatedAt: string | null }> {
+  ): Promise<{ passed: boolean; details: string }> {
     const key = await this.keys.publicKeyOf(payload.respondingNodeId);
     const signatureValid = key !== null && verifySignature(key, canonicalJson(payload.response), payload.signature);
     try {
@@ -106,9 +102,9 @@ export class ChallengeRounds {
       );
       const evaluated = events.find((e) => e.type === 'IntegrityChallengeEvaluated');
       if (!evaluated || evaluated.type !== 'IntegrityChallengeEvaluated') throw new Error('expected IntegrityChallengeEvaluated');
-      return { passed: evaluated.data.passed, details: evaluated.data.details, evaluatedAt: evaluated.data.evaluated_at };
+      return { passed: evaluated.data.passed, details: evaluated.data.details };
     } catch (error) {
-      if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return { passed: false, details: error.message, evaluatedAt: null };
+      if (error instanceof DomainError && (error.kind === 'not_found' || error.kind === 'conflict')) return { passed: false, details: error.message };
       throw error;
     }
   }

@@ -38,6 +38,12 @@ export class IntegrityQueries {
     return docs.map((doc) => doc._id);
   }
 
+  /** One challenge this node issued, as its read model holds it (null: unknown). */
+  async challenge(id: string): Promise<ChallengeRecord | null> {
+    const doc = await this.readStore.collection<IntegrityChallengeDoc>(INTEGRITY_CHALLENGES).findOne({ _id: id });
+    return doc ? challengeRecord(doc) : null;
+  }
+
   /** The challenges this node issued, newest first. */
   async challenges(page: Page): Promise<{ items: ChallengeRecord[]; total: number }> {
     const collection = this.readStore.collection<IntegrityChallengeDoc>(INTEGRITY_CHALLENGES);
@@ -45,7 +51,7 @@ export class IntegrityQueries {
       collection.find({}, { sort: { created_at: -1, _id: 1 }, skip: page.offset, limit: page.limit }),
       collection.countDocuments({}),
     ]);
-    return { items: docs.map(({ _id, issued_by: _by, _pos: _p, ...record }) => ({ id: _id, ...record })), total };
+    return { items: docs.map(challengeRecord), total };
   }
 
   publicKey(): { node_id: string; public_key: string } {
@@ -70,3 +76,6 @@ export class IntegrityQueries {
     return this.codeHash;
   }
 }
+
+/** The §20 challenge record of a read-model document. */
+const challengeRecord = ({ _id, issued_by: _by, _pos: _p, ...record }: IntegrityChallengeDoc & { _pos?: unknown }): ChallengeRecord => ({ id: _id, ...record });
